@@ -1,0 +1,323 @@
+/* The generic half of the ABI: game instances, checked apply, serialization, text moves and
+ * random playouts, written once over the es_game_def interface. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eurosearch.h"
+#include "hash.h"
+#include "rng.h"
+
+#define ES_STACK_MOVES 4096   /* every game's max_moves / max_chance_outcomes fits */
+#define ES_PLAYOUT_STEP_LIMIT (1 << 22)
+
+static void set_err(char *err, size_t errlen, const char *msg) {
+    if (err && errlen) snprintf(err, errlen, "%s", msg);
+}
+
+int es_abi_version(void) { return ES_ABI_VERSION; }
+
+es_game *es_game_new(const char *name, int players, const int32_t *table, size_t table_len,
+                     const int32_t *options, size_t n_options, char *err, size_t errlen) {
+    char msg[256];
+    const es_game_def *def = es_find_game(name);
+    if (!def) {
+        snprintf(msg, sizeof msg, "unknown game '%s'", name ? name : "(null)");
+        set_err(err, errlen, msg);
+        return NULL;
+    }
+    if (players < def->min_players || players > def->max_players) {
+        snprintf(msg, sizeof msg, "%s takes %d to %d players, got %d", def->name, def->min_players,
+                 def->max_players, players);
+        set_err(err, errlen, msg);
+        return NULL;
+    }
+    if (options && (int)n_options != def->n_options) {
+        snprintf(msg, sizeof msg, "%s takes %d options, got %zu", def->name, def->n_options, n_options);
+        set_err(err, errlen, msg);
+        return NULL;
+    }
+    if (def->max_moves > ES_STACK_MOVES || def->max_chance_outcomes > ES_STACK_MOVES ||
+        def->n_options > 16 || def->state_size % 8 != 0) {
+        set_err(err, errlen, "game definition exceeds the core's limits");
+        return NULL;
+    }
+    es_game *g = (es_game *)calloc(1, sizeof *g);
+    if (!g) {
+        set_err(err, errlen, "out of memory");
+        return NULL;
+    }
+    g->def = def;
+    g->players = players;
+    for (int i = 0; i < def->n_options; i++)
+        g->options[i] = options ? options[i] : def->default_options[i];
+    uint64_t h = es_hash_bytes(table, table_len * sizeof(int32_t), 0x5EEDull);
+    g->data_fingerprint = es_hash_bytes(g->options, sizeof g->options, h);
+    if (def->setup(g, table, table_len, err, errlen) != ES_OK) {
+        free(g);
+        return NULL;
+    }
+    return g;
+}
+
+void es_game_free(es_game *g) {
+    if (!g) return;
+    if (g->def->teardown) g->def->teardown(g);
+    free(g);
+}
+
+size_t es_state_size(const es_game *g) { return g->def->state_size; }
+int es_max_moves(const es_game *g) { return g->def->max_moves; }
+int es_max_chance_outcomes(const es_game *g) { return g->def->max_chance_outcomes; }
+int es_observation_size(const es_game *g) { return g->def->observation_size(g); }
+int es_players(const es_game *g) { return g->players; }
+
+void es_init(const es_game *g, void *s) {
+    memset(s, 0, g->def->state_size);
+    g->def->init(g, s);
+}
+
+int es_current_player(const es_game *g, const void *s) { return g->def->current_player(g, s); }
+
+int es_legal_moves(const es_game *g, const void *s, es_move *out) {
+    if (g->def->current_player(g, s) < 0) return 0;
+    return g->def->legal_moves(g, s, out);
+}
+
+int es_chance_outcomes(const es_game *g, const void *s, es_move *out, double *prob) {
+    if (g->def->current_player(g, s) != ES_CHANCE) return 0;
+    return g->def->chance_outcomes(g, s, out, prob);
+}
+
+/* A move is applied only if it is in the list the game itself generates here. */
+int es_apply(const es_game *g, void *s, es_move m) {
+    es_move moves[ES_STACK_MOVES];
+    double prob[ES_STACK_MOVES];
+    int cp = g->def->current_player(g, s), n;
+    if (cp == ES_TERMINAL) return ES_ERR_ILLEGAL;
+    n = cp == ES_CHANCE ? g->def->chance_outcomes(g, s, moves, prob) : g->def->legal_moves(g, s, moves);
+    for (int i = 0; i < n; i++) {
+        if (moves[i] == m) {
+            g->def->apply(g, s, m);
+            return ES_OK;
+        }
+    }
+    return ES_ERR_ILLEGAL;
+}
+
+void es_apply_unchecked(const es_game *g, void *s, es_move m) { g->def->apply(g, s, m); }
+
+es_move es_sample_chance(const es_game *g, const void *s, es_rng *rng) {
+    if (g->def->current_player(g, s) != ES_CHANCE) return 0;
+    return g->def->sample_chance(g, s, rng);
+}
+
+void es_scores(const es_game *g, const void *s, double *out) { g->def->scores(g, s, out); }
+void es_returns(const es_game *g, const void *s, double *out) { g->def->returns(g, s, out); }
+
+uint64_t es_hash(const es_game *g, const void *s) {
+    return es_hash_bytes(s, g->def->state_size, g->data_fingerprint);
+}
+
+void es_clone(const es_game *g, void *dst, const void *src) { memcpy(dst, src, g->def->state_size); }
+
+int es_determinize(const es_game *g, void *s, int observer, es_rng *rng) {
+    if (observer < 0 || observer >= g->players) return ES_ERR_ARG;
+    g->def->determinize(g, s, observer, rng);
+    return ES_OK;
+}
+
+int es_observe(const es_game *g, const void *s, int player, float *out) {
+    if (player < 0 || player >= g->players) return ES_ERR_ARG;
+    g->def->observe(g, s, player, out);
+    return ES_OK;
+}
+
+int es_move_to_str(const es_game *g, const void *s, es_move m, char *buf, size_t cap) {
+    return g->def->move_to_str(g, s, m, buf, cap);
+}
+
+/* Lower-case with runs of white space folded to one space, trimmed. */
+static void normalize(const char *in, char *out, size_t cap) {
+    size_t n = 0;
+    int space = 1;
+    for (; *in && n + 1 < cap; in++) {
+        unsigned char c = (unsigned char)*in;
+        if (isspace(c)) {
+            if (!space) out[n++] = ' ';
+            space = 1;
+        } else {
+            out[n++] = (char)tolower(c);
+            space = 0;
+        }
+    }
+    if (n && out[n - 1] == ' ') n--;
+    out[n] = 0;
+}
+
+int es_str_to_move(const es_game *g, const void *s, const char *text, es_move *out) {
+    es_move moves[ES_STACK_MOVES];
+    double prob[ES_STACK_MOVES];
+    char want[256], buf[256], got[256];
+    int cp = g->def->current_player(g, s), n;
+    if (cp == ES_TERMINAL || !text) return ES_ERR_ILLEGAL;
+    n = cp == ES_CHANCE ? g->def->chance_outcomes(g, s, moves, prob) : g->def->legal_moves(g, s, moves);
+    normalize(text, want, sizeof want);
+    for (int i = 0; i < n; i++) {
+        g->def->move_to_str(g, s, moves[i], buf, sizeof buf);
+        normalize(buf, got, sizeof got);
+        if (strcmp(want, got) == 0) {
+            *out = moves[i];
+            return ES_OK;
+        }
+    }
+    return ES_ERR_ILLEGAL;
+}
+
+int es_render(const es_game *g, const void *s, char *buf, size_t cap) {
+    return g->def->render(g, s, buf, cap);
+}
+
+/* ---- serialization: header, raw state, checksum ---- */
+
+#define ES_HEADER 24
+static const unsigned char magic[4] = {'E', 'S', 'S', '1'};
+
+static uint32_t name_tag(const char *name) {
+    uint32_t h = 2166136261u;
+    for (; *name; name++) h = (h ^ (unsigned char)*name) * 16777619u;
+    return h;
+}
+
+size_t es_encoded_size(const es_game *g) { return ES_HEADER + g->def->state_size + 8; }
+
+int es_encode(const es_game *g, const void *s, uint8_t *buf, size_t cap) {
+    size_t size = g->def->state_size, total = es_encoded_size(g);
+    if (cap < total) return ES_ERR_BUFFER;
+    uint32_t tag = name_tag(g->def->name), sz = (uint32_t)size;
+    memcpy(buf, magic, 4);
+    memcpy(buf + 4, &tag, 4);
+    buf[8] = (uint8_t)g->players;
+    buf[9] = buf[10] = buf[11] = 0;
+    memcpy(buf + 12, &sz, 4);
+    memcpy(buf + 16, &g->data_fingerprint, 8);
+    memcpy(buf + ES_HEADER, s, size);
+    uint64_t sum = es_hash_bytes(buf, ES_HEADER + size, 0xC0FFEEull);
+    memcpy(buf + ES_HEADER + size, &sum, 8);
+    return (int)total;
+}
+
+int es_validate(const es_game *g, const void *s, char *err, size_t errlen) {
+    if (g->def->validate(g, s, err, errlen) != ES_OK) return ES_ERR_FORMAT;
+    /* Every node a state can be in must offer something to do. */
+    es_move moves[ES_STACK_MOVES];
+    double prob[ES_STACK_MOVES];
+    int cp = g->def->current_player(g, s);
+    if (cp >= 0 && g->def->legal_moves(g, s, moves) <= 0) {
+        set_err(err, errlen, "decision node without legal moves");
+        return ES_ERR_FORMAT;
+    }
+    if (cp == ES_CHANCE) {
+        int n = g->def->chance_outcomes(g, s, moves, prob);
+        double total = 0;
+        for (int i = 0; i < n; i++) total += prob[i];
+        if (n <= 0 || total < 1 - 1e-9 || total > 1 + 1e-9) {
+            set_err(err, errlen, "chance node without a probability distribution");
+            return ES_ERR_FORMAT;
+        }
+    }
+    return ES_OK;
+}
+
+int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *err, size_t errlen) {
+    char msg[200];
+    size_t size = g->def->state_size, total = es_encoded_size(g);
+    uint32_t tag, sz;
+    uint64_t fp, sum;
+    if (len < ES_HEADER || memcmp(buf, magic, 4) != 0) {
+        set_err(err, errlen, "not a eurosearch state (bad magic)");
+        return ES_ERR_FORMAT;
+    }
+    memcpy(&tag, buf + 4, 4);
+    if (tag != name_tag(g->def->name)) {
+        snprintf(msg, sizeof msg, "a state of another game, not %s", g->def->name);
+        set_err(err, errlen, msg);
+        return ES_ERR_FORMAT;
+    }
+    if (buf[8] != g->players) {
+        snprintf(msg, sizeof msg, "a %d-player state, this game has %d players", buf[8], g->players);
+        set_err(err, errlen, msg);
+        return ES_ERR_FORMAT;
+    }
+    memcpy(&sz, buf + 12, 4);
+    if (sz != size || len != total) {
+        snprintf(msg, sizeof msg, "expected %zu bytes, got %zu (truncated or padded)", total, len);
+        set_err(err, errlen, msg);
+        return ES_ERR_FORMAT;
+    }
+    memcpy(&fp, buf + 16, 8);
+    if (fp != g->data_fingerprint) {
+        set_err(err, errlen, "the state was made with other game data or options");
+        return ES_ERR_FORMAT;
+    }
+    memcpy(&sum, buf + ES_HEADER + size, 8);
+    if (sum != es_hash_bytes(buf, ES_HEADER + size, 0xC0FFEEull)) {
+        set_err(err, errlen, "checksum mismatch (corrupt bytes)");
+        return ES_ERR_FORMAT;
+    }
+    /* validate a copy so that s is only written when the bytes are good */
+    unsigned char tmp[8192];
+    if (size > sizeof tmp) return ES_ERR_FORMAT;
+    memcpy(tmp, buf + ES_HEADER, size);
+    if (es_validate(g, tmp, err, errlen) != ES_OK) return ES_ERR_FORMAT;
+    memcpy(s, tmp, size);
+    return ES_OK;
+}
+
+const es_field_desc *es_state_fields(const es_game *g, int *count) {
+    if (count) *count = g->def->n_fields;
+    return g->def->fields;
+}
+
+/* ---- random playouts ---- */
+
+int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *decisions,
+                           int64_t *chance) {
+    es_move moves[ES_STACK_MOVES];
+    const es_game_def *d = g->def;
+    for (int64_t step = 0; step < ES_PLAYOUT_STEP_LIMIT; step++) {
+        int cp = d->current_player(g, s);
+        if (cp == ES_TERMINAL) return ES_OK;
+        es_move m;
+        if (cp == ES_CHANCE) {
+            m = d->sample_chance(g, s, rng);
+            if (chance) ++*chance;
+        } else {
+            int n = d->legal_moves(g, s, moves);
+            if (n <= 0) return ES_ERR_LIMIT;
+            m = moves[es_rng_u32_below(rng, (uint32_t)n)];
+            if (decisions) ++*decisions;
+        }
+        d->apply(g, s, m);
+    }
+    return ES_ERR_LIMIT;
+}
+
+int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *scores_out,
+                       int64_t *decisions_out, int64_t *chance_out) {
+    unsigned char s[8192];
+    es_rng rng;
+    int64_t dec = 0, ch = 0;
+    if (g->def->state_size > sizeof s) return ES_ERR_ARG;
+    es_rng_seed(&rng, seed);
+    for (int64_t i = 0; i < n; i++) {
+        es_init(g, s);
+        int rc = es_random_playout_from(g, s, &rng, &dec, &ch);
+        if (rc != ES_OK) return rc;
+        if (scores_out) g->def->scores(g, s, scores_out + i * g->players);
+    }
+    if (decisions_out) *decisions_out = dec;
+    if (chance_out) *chance_out = ch;
+    return ES_OK;
+}

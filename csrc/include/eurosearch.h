@@ -1,0 +1,171 @@
+/* eurosearch public C ABI.
+ *
+ * One game is one table of function pointers (es_game_def). A game instance (es_game) binds a
+ * definition to a player count, the game's component data (an int32 table built from the
+ * game's data file) and its options. States are plain fixed-size byte blobs of
+ * es_state_size(g) bytes: a clone is a memcpy. Moves and chance outcomes are small positive
+ * integers. Randomness is always passed in (es_rng); a state never holds hidden randomness.
+ * Nothing here allocates except es_game_new.
+ *
+ * Usable from any FFI: every entry point takes plain pointers and integers.
+ */
+#ifndef EUROSEARCH_H
+#define EUROSEARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ES_ABI_VERSION 1
+
+/* current_player() sentinels */
+#define ES_CHANCE (-1)
+#define ES_TERMINAL (-2)
+
+/* Return codes */
+#define ES_OK 0
+#define ES_ERR_ILLEGAL (-1)   /* move not legal in this state; state unchanged */
+#define ES_ERR_FORMAT (-2)    /* bytes are not a valid state of this game */
+#define ES_ERR_BUFFER (-3)    /* caller's buffer too small */
+#define ES_ERR_ARG (-4)       /* bad argument (player index, player count, data table...) */
+#define ES_ERR_PHASE (-5)     /* wrong kind of node (e.g. chance outcomes asked at a decision) */
+#define ES_ERR_LIMIT (-6)     /* a safety limit was hit (e.g. a playout that never ends) */
+
+typedef int32_t es_move;
+
+/* xoshiro256** state; seed it with es_rng_seed. */
+typedef struct es_rng {
+    uint64_t s[4];
+} es_rng;
+
+/* Reflection of a state's layout, so that generic code can print and parse any state. */
+enum es_field_type { ES_U8 = 1, ES_I8 = 2, ES_U16 = 3, ES_U32 = 4, ES_U64 = 5 };
+typedef struct es_field_desc {
+    const char *name;
+    uint32_t offset;     /* byte offset in the state */
+    uint8_t type;        /* es_field_type */
+    uint8_t dim0, dim1;  /* element counts; dim1 = 0 for a 1-D array, dim0 = 1 for a scalar */
+} es_field_desc;
+
+typedef struct es_game es_game;
+
+/* The interface every game implements. */
+typedef struct es_game_def {
+    const char *name;
+    int min_players, max_players;
+    size_t state_size;        /* bytes */
+    int max_moves;            /* upper bound on legal_moves() */
+    int max_chance_outcomes;  /* upper bound on chance_outcomes() */
+    int n_options;            /* length of the int32 option array */
+    const int32_t *default_options;
+
+    /* Build g->data from the data table and g->options; ES_OK or ES_ERR_ARG with a message. */
+    int (*setup)(es_game *g, const int32_t *table, size_t table_len, char *err, size_t errlen);
+    void (*teardown)(es_game *g);
+    int (*observation_size)(const es_game *g);
+
+    void (*init)(const es_game *g, void *s);
+    int (*current_player)(const es_game *g, const void *s);
+    int (*legal_moves)(const es_game *g, const void *s, es_move *out);
+    int (*chance_outcomes)(const es_game *g, const void *s, es_move *out, double *prob);
+    es_move (*sample_chance)(const es_game *g, const void *s, es_rng *rng);
+    void (*apply)(const es_game *g, void *s, es_move m);   /* unchecked: m must be legal */
+    void (*scores)(const es_game *g, const void *s, double *out);
+    void (*returns)(const es_game *g, const void *s, double *out);
+    void (*determinize)(const es_game *g, void *s, int observer, es_rng *rng);
+    /* ES_OK if s is a state this game can reach, else ES_ERR_FORMAT with a message. */
+    int (*validate)(const es_game *g, const void *s, char *err, size_t errlen);
+    void (*observe)(const es_game *g, const void *s, int player, float *out);
+    int (*move_to_str)(const es_game *g, const void *s, es_move m, char *buf, size_t cap);
+    int (*render)(const es_game *g, const void *s, char *buf, size_t cap);
+
+    const es_field_desc *fields;
+    int n_fields;
+} es_game_def;
+
+struct es_game {
+    const es_game_def *def;
+    int players;
+    int32_t options[16];
+    uint64_t data_fingerprint;   /* hash of the data table: states of other data are foreign */
+    void *data;                  /* game-specific tables, built by setup() */
+};
+
+/* ---- registry and game instances ---- */
+int es_abi_version(void);
+int es_game_count(void);
+const es_game_def *es_game_def_at(int i);
+const es_game_def *es_find_game(const char *name);
+
+/* Create a game instance. options may be NULL (defaults) or n_options long. Returns NULL and
+ * writes a message into err on failure. */
+es_game *es_game_new(const char *name, int players, const int32_t *table, size_t table_len,
+                     const int32_t *options, size_t n_options, char *err, size_t errlen);
+void es_game_free(es_game *g);
+
+size_t es_state_size(const es_game *g);
+int es_max_moves(const es_game *g);
+int es_max_chance_outcomes(const es_game *g);
+int es_observation_size(const es_game *g);
+int es_players(const es_game *g);
+
+/* ---- states ---- */
+void es_init(const es_game *g, void *s);
+int es_current_player(const es_game *g, const void *s);
+/* out must hold es_max_moves(g) entries. Returns the count (0 at chance or terminal nodes). */
+int es_legal_moves(const es_game *g, const void *s, es_move *out);
+/* out/prob must hold es_max_chance_outcomes(g) entries. Returns the count (0 unless chance). */
+int es_chance_outcomes(const es_game *g, const void *s, es_move *out, double *prob);
+/* Checked apply: ES_OK, or ES_ERR_ILLEGAL leaving s unchanged. */
+int es_apply(const es_game *g, void *s, es_move m);
+/* Unchecked apply for search code that took m from es_legal_moves/es_chance_outcomes. */
+void es_apply_unchecked(const es_game *g, void *s, es_move m);
+/* One chance outcome drawn with the exact probabilities (s must be a chance node). */
+es_move es_sample_chance(const es_game *g, const void *s, es_rng *rng);
+void es_scores(const es_game *g, const void *s, double *out);
+void es_returns(const es_game *g, const void *s, double *out);
+uint64_t es_hash(const es_game *g, const void *s);
+void es_clone(const es_game *g, void *dst, const void *src);
+/* Resample what `observer` cannot see, consistently with what they saw. */
+int es_determinize(const es_game *g, void *s, int observer, es_rng *rng);
+int es_observe(const es_game *g, const void *s, int player, float *out);
+int es_move_to_str(const es_game *g, const void *s, es_move m, char *buf, size_t cap);
+/* Parse a move (or chance outcome) written as es_move_to_str writes it; ES_ERR_ILLEGAL if no
+ * legal move of s has that text. */
+int es_str_to_move(const es_game *g, const void *s, const char *text, es_move *out);
+int es_render(const es_game *g, const void *s, char *buf, size_t cap);
+
+/* ---- serialization ---- */
+/* Bytes needed by es_encode. */
+size_t es_encoded_size(const es_game *g);
+/* Returns the number of bytes written, or ES_ERR_BUFFER. */
+int es_encode(const es_game *g, const void *s, uint8_t *buf, size_t cap);
+/* ES_OK, or ES_ERR_FORMAT with a message (corrupt, truncated or foreign bytes). */
+int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *err, size_t errlen);
+/* Check a raw state blob (as built from the reflection table): ES_OK or ES_ERR_FORMAT. */
+int es_validate(const es_game *g, const void *s, char *err, size_t errlen);
+const es_field_desc *es_state_fields(const es_game *g, int *count);
+
+/* ---- bulk ---- */
+/* n uniformly random games from the initial state, entirely in C. scores_out holds
+ * n * players doubles; decisions_out (may be NULL) receives the decision count, chance_out
+ * (may be NULL) the chance-node count. ES_OK or ES_ERR_LIMIT. */
+int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *scores_out,
+                       int64_t *decisions_out, int64_t *chance_out);
+/* Play one random game on from state s (modified in place). */
+int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *decisions,
+                           int64_t *chance);
+
+/* ---- rng ---- */
+void es_rng_seed(es_rng *r, uint64_t seed);
+uint64_t es_rng_next(es_rng *r);
+/* Uniform in [0, n), n > 0, without modulo bias. */
+uint32_t es_rng_below(es_rng *r, uint32_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

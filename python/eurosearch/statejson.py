@@ -1,0 +1,80 @@
+"""The JSON form of a state, written and read through the game's reflection table.
+
+Every game's C module describes its state struct field by field (name, offset, type, shape),
+so one codec serves all games: the JSON names every field, and reading it back builds the
+struct and has the C core validate it.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from typing import Any
+
+from .errors import StateFormatError
+
+FORMAT = 1
+_CODES = {1: "B", 2: "b", 3: "H", 4: "I", 5: "Q"}  # es_field_type -> struct code
+
+
+
+def json_from_raw(game: Any, raw: bytes) -> str:
+    """A JSON document of the whole state blob."""
+    state: dict[str, Any] = {}
+    for name, offset, ftype, dim0, dim1 in game.state_fields():
+        code = _CODES[ftype]
+        count = dim0 * (dim1 or 1)
+        values = list(struct.unpack_from(f"<{count}{code}", raw, offset))
+        if dim1:
+            state[name] = [values[i * dim1:(i + 1) * dim1] for i in range(dim0)]
+        elif dim0 == 1:
+            state[name] = values[0]
+        else:
+            state[name] = values
+    doc = {"game": game.name, "players": game.players, "format": FORMAT, "state": state}
+    return json.dumps(doc, separators=(",", ":"))
+
+
+def raw_from_json(game: Any, text: str) -> bytes:
+    """The state blob described by a JSON document (validated later by the C core)."""
+    try:
+        doc = json.loads(text)
+    except (json.JSONDecodeError, TypeError) as exc:
+        raise StateFormatError(f"not JSON: {exc}") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("state"), dict):
+        raise StateFormatError("expected an object with a 'state' table")
+    if doc.get("game") != game.name:
+        raise StateFormatError(f"a state of {doc.get('game')!r}, not {game.name!r}")
+    if doc.get("players") != game.players:
+        raise StateFormatError(f"a {doc.get('players')}-player state, this game has {game.players} players")
+    if doc.get("format") != FORMAT:
+        raise StateFormatError(f"unknown state format {doc.get('format')!r}")
+    state = doc["state"]
+    raw = bytearray(game.state_size)
+    fields = game.state_fields()
+    unknown = set(state) - {f[0] for f in fields}
+    if unknown:
+        raise StateFormatError(f"unknown state field(s) {', '.join(sorted(unknown))}")
+    for name, offset, ftype, dim0, dim1 in fields:
+        if name not in state:
+            raise StateFormatError(f"missing state field {name!r}")
+        value = state[name]
+        if dim1:
+            if not isinstance(value, list) or len(value) != dim0 or any(
+                not isinstance(row, list) or len(row) != dim1 for row in value
+            ):
+                raise StateFormatError(f"field {name!r}: expected {dim0} lists of {dim1}")
+            flat = [x for row in value for x in row]
+        elif dim0 == 1:
+            flat = [value]
+        else:
+            if not isinstance(value, list) or len(value) != dim0:
+                raise StateFormatError(f"field {name!r}: expected a list of {dim0}")
+            flat = value
+        if any(isinstance(x, bool) or not isinstance(x, int) for x in flat):
+            raise StateFormatError(f"field {name!r}: expected integers")
+        try:
+            struct.pack_into(f"<{len(flat)}{_CODES[ftype]}", raw, offset, *flat)
+        except struct.error as exc:
+            raise StateFormatError(f"field {name!r}: {exc}") from None
+    return bytes(raw)

@@ -1,0 +1,63 @@
+# Cython view of the public C ABI (csrc/include/eurosearch.h).
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+
+cdef extern from "eurosearch.h" nogil:
+    int ES_CHANCE
+    int ES_TERMINAL
+    int ES_OK
+    int ES_ERR_ILLEGAL
+    int ES_ERR_FORMAT
+    int ES_ERR_BUFFER
+    int ES_ERR_LIMIT
+    ctypedef int32_t es_move
+    ctypedef struct es_rng:
+        uint64_t s[4]
+    ctypedef struct es_field_desc:
+        const char *name
+        uint32_t offset
+        uint8_t type
+        uint8_t dim0
+        uint8_t dim1
+    ctypedef struct es_game_def:
+        const char *name
+        int min_players
+        int max_players
+    ctypedef struct es_game:
+        const es_game_def *def_ "def"
+        int players
+
+    int es_abi_version()
+    int es_game_count()
+    const es_game_def *es_game_def_at(int i)
+    es_game *es_game_new(const char *name, int players, const int32_t *table, size_t table_len,
+                         const int32_t *options, size_t n_options, char *err, size_t errlen)
+    void es_game_free(es_game *g)
+    size_t es_state_size(const es_game *g)
+    int es_max_moves(const es_game *g)
+    int es_max_chance_outcomes(const es_game *g)
+    int es_observation_size(const es_game *g)
+    void es_init(const es_game *g, void *s)
+    int es_current_player(const es_game *g, const void *s)
+    int es_legal_moves(const es_game *g, const void *s, es_move *out)
+    int es_chance_outcomes(const es_game *g, const void *s, es_move *out, double *prob)
+    int es_apply(const es_game *g, void *s, es_move m)
+    void es_apply_unchecked(const es_game *g, void *s, es_move m)
+    es_move es_sample_chance(const es_game *g, const void *s, es_rng *rng)
+    void es_scores(const es_game *g, const void *s, double *out)
+    void es_returns(const es_game *g, const void *s, double *out)
+    uint64_t es_hash(const es_game *g, const void *s)
+    int es_determinize(const es_game *g, void *s, int observer, es_rng *rng)
+    int es_observe(const es_game *g, const void *s, int player, float *out)
+    int es_move_to_str(const es_game *g, const void *s, es_move m, char *buf, size_t cap)
+    int es_str_to_move(const es_game *g, const void *s, const char *text, es_move *out)
+    int es_render(const es_game *g, const void *s, char *buf, size_t cap)
+    size_t es_encoded_size(const es_game *g)
+    int es_encode(const es_game *g, const void *s, uint8_t *buf, size_t cap)
+    int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *err, size_t errlen)
+    int es_validate(const es_game *g, const void *s, char *err, size_t errlen)
+    const es_field_desc *es_state_fields(const es_game *g, int *count)
+    int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *scores_out,
+                           int64_t *decisions_out, int64_t *chance_out)
+    int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *decisions,
+                               int64_t *chance)
+    void es_rng_seed(es_rng *r, uint64_t seed)
