@@ -603,3 +603,25 @@ def test_illegal_moves_raise_and_leave_state_unchanged():
         with pytest.raises(ValueError):
             pos.apply(move)
         assert pos.snapshot() == snap
+
+
+def test_sample_chance_draws_outcomes_with_their_probabilities() -> None:
+    """The reference's direct sampler (dice rolled, cards picked) matches chance_outcomes()."""
+    state = ViennaReference(DATA, 3, ViennaOptions(start_player=0)).initial_state()
+    while not (state.is_chance() and state.node != "reveal"):   # the first round roll
+        if state.is_chance():
+            state.apply(state.sample_chance(random.Random(0)))
+        else:
+            state.apply(state.legal_moves()[0])
+    probs = dict(state.chance_outcomes())
+    rng = random.Random(5)
+    draws = 20000
+    seen: dict[int, int] = {}
+    for _ in range(draws):
+        m = state.sample_chance(rng)
+        assert m in probs
+        seen[m] = seen.get(m, 0) + 1
+    # the most likely 5-dice multisets (p = 120/7776) land within 5 standard deviations
+    for m, p in probs.items():
+        sd = (draws * p * (1 - p)) ** 0.5
+        assert abs(seen.get(m, 0) - draws * p) <= 5 * sd + 1

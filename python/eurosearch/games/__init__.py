@@ -28,6 +28,10 @@ class GameSpec:
     table: Callable[[Any], list[int]]
     #: options object -> int32 option array for the C core
     option_array: Callable[[Any], list[int]]
+    #: (data, players, options) -> the plain-Python reference engine (has initial_state())
+    reference: Callable[[Any, int, Any], Any]
+    #: (reference engine, random.Random) -> (final scores, decisions): one random game
+    reference_playout: Callable[[Any, Any], tuple[list[float], int]]
 
 
 GAMES: dict[str, GameSpec] = {
@@ -39,5 +43,7 @@ GAMES: dict[str, GameSpec] = {
         parse_options=vienna.parse_options,
         table=vienna.table,
         option_array=vienna.option_array,
+        reference=vienna.reference,
+        reference_playout=vienna.reference_playout,
     ),
 }

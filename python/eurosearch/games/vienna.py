@@ -81,3 +81,16 @@ def option_array(o: ViennaOptions) -> list[int]:
         int(o.person_optional),
         o.max_rounds,
     ]
+
+
+def reference(data: ViennaData, players: int, options: ViennaOptions):
+    """The plain-Python implementation of the same rules (the differential test's oracle)."""
+    from ..reference.vienna import ViennaReference
+
+    return ViennaReference(data, players, options)
+
+
+def reference_playout(ref, rng):
+    from ..reference.vienna import random_playout
+
+    return random_playout(ref, rng)

@@ -308,6 +308,32 @@ class ViennaRefState:
             self._apply_decision(move)
         self._clear_cache()
 
+    def sample_chance(self, rng: random.Random) -> int:
+        """One chance outcome drawn the way a player draws it: roll the dice, pick a card.
+
+        Same distribution as chance_outcomes(), without listing every outcome."""
+        if self.node == N_START:
+            return start_move(rng.randrange(self.ref.players))
+        if self.node == N_REVEAL:
+            pick = rng.randrange(sum(self.deck_unknown))
+            for t, c in enumerate(self.deck_unknown):
+                pick -= c
+                if pick < 0:
+                    return reveal_move(t)
+        if self.node == N_ROLL:
+            dice, white = self.rolling
+            counts = [0] * 7
+            for _ in range(dice):
+                counts[rng.randint(1, 6)] += 1
+            return roll_move(counts, rng.randint(1, 6) if white else 0)
+        raise ValueError("sample_chance: not a chance node")
+
+    def apply_sampled(self, outcome: int) -> None:
+        """Apply an outcome from sample_chance() without re-listing the outcomes."""
+        self._clear_cache()
+        self._apply_chance(outcome)
+        self._clear_cache()
+
     def scores(self) -> list[float]:
         return [float(pl.vp) for pl in self.players]
 
@@ -986,16 +1012,7 @@ def random_playout(ref: ViennaReference, rng: random.Random) -> tuple[list[float
     decisions = 0
     while not state.is_terminal():
         if state.is_chance():
-            outcomes = state.chance_outcomes()
-            r = rng.random()
-            chosen = outcomes[-1][0]
-            cumulative = 0.0
-            for outcome, probability in outcomes:
-                cumulative += probability
-                if r < cumulative:
-                    chosen = outcome
-                    break
-            state.apply(chosen)
+            state.apply_sampled(state.sample_chance(rng))
         else:
             state.apply(rng.choice(state.legal_moves()))
             decisions += 1

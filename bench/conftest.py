@@ -1,0 +1,1 @@
+"""Benchmarks run with: pytest bench/ --benchmark-only (not part of the test suite)."""

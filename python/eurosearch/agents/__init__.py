@@ -1,0 +1,59 @@
+"""Agents: anything with ``choose(state, player) -> move``, built from a spec string.
+
+``make("random:seed=3")`` takes the same ``name[:key=value]...`` form as the command line.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol
+
+from .random_agent import RandomAgent
+
+
+class Agent(Protocol):
+    name: str
+
+    def choose(self, state: Any, player: int) -> int:
+        """A legal move for `player` in `state` (a decision node of that player)."""
+        ...
+
+
+#: name -> (factory, {parameter: type})
+REGISTRY: dict[str, tuple[Callable[..., Agent], dict[str, type]]] = {
+    "random": (RandomAgent, {"seed": int}),
+}
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split ``name:key=value:key=value`` into the name and typed parameters."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError("an agent spec is a non-empty string like 'random' or 'random:seed=3'")
+    name, *parts = spec.strip().split(":")
+    if name not in REGISTRY:
+        raise ValueError(f"unknown agent {name!r}; valid agents: {', '.join(sorted(REGISTRY))}")
+    types = REGISTRY[name][1]
+    params: dict[str, Any] = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        if not sep or key not in types:
+            raise ValueError(f"agent {name}: bad parameter {part!r}; valid keys: {', '.join(sorted(types)) or 'none'}")
+        try:
+            params[key] = types[key](value)
+        except ValueError:
+            raise ValueError(f"agent {name}: {key} must be {types[key].__name__}, got {value!r}") from None
+    return name, params
+
+
+def make(spec: str, **defaults: Any) -> Agent:
+    """Build an agent from a spec string; ``defaults`` fill parameters the spec leaves out."""
+    name, params = parse_spec(spec)
+    factory, types = REGISTRY[name]
+    for key, value in defaults.items():
+        if key in types:
+            params.setdefault(key, value)
+    agent = factory(**params)
+    agent.name = spec
+    return agent
+
+
+__all__ = ["Agent", "RandomAgent", "REGISTRY", "make", "parse_spec"]

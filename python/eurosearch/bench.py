@@ -1,0 +1,105 @@
+"""Speed measurements printed by ``eurosearch bench``: native random play in C, the same
+play driven from Python through the API, and the plain-Python reference, all in one run so
+that the ratios compare like with like on a shared, noisy machine."""
+
+from __future__ import annotations
+
+import os
+import platform
+import random
+import time
+from typing import Any, Callable
+
+from .api import CHANCE, TERMINAL, game as make_game, game_spec
+
+
+def _timed(run_batch: Callable[[int], tuple[int, int]], seconds: float) -> dict[str, float]:
+    """Run batches of growing size until `seconds` have passed; return games/s, decisions/s."""
+    games = decisions = 0
+    batch = 1
+    start = time.perf_counter()
+    while True:
+        g, d = run_batch(batch)
+        games += g
+        decisions += d
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            break
+        batch = min(batch * 2, 1 << 16)
+    return {"games": games, "seconds": elapsed, "games_per_s": games / elapsed, "decisions_per_s": decisions / elapsed}
+
+
+def python_driven_game(g: Any, rng: random.Random) -> int:
+    """One uniformly random game played from Python: legal_moves + apply per decision."""
+    s = g.initial_state()
+    decisions = 0
+    while True:
+        cp = s.current_player
+        if cp == TERMINAL:
+            return decisions
+        if cp == CHANCE:
+            s.apply(s.sample_chance(rng.getrandbits(64)))
+        else:
+            moves = s.legal_moves()
+            s.apply(moves[rng.randrange(len(moves))])
+            decisions += 1
+
+
+def bench_game(name: str, players: int | None = None, seconds: float = 2.0, seed: int = 1) -> dict[str, Any]:
+    spec = game_spec(name)
+    g = make_game(name, players=players)
+    counter = iter(range(1 << 62))
+
+    def native(n: int) -> tuple[int, int]:
+        _, dec, _ = g.random_playout_stats(n, seed + next(counter))
+        return n, dec
+
+    rng = random.Random(seed)
+
+    def driven(n: int) -> tuple[int, int]:
+        return n, sum(python_driven_game(g, rng) for _ in range(n))
+
+    ref = spec.reference(g.data, g.players, g.options)
+    ref_rng = random.Random(seed)
+
+    def reference(n: int) -> tuple[int, int]:
+        return n, sum(spec.reference_playout(ref, ref_rng)[1] for _ in range(n))
+
+    res = {"native": _timed(native, seconds), "python_driven": _timed(driven, seconds),
+           "reference": _timed(reference, seconds)}
+    base = res["reference"]["decisions_per_s"]
+    return {
+        "game": name, "players": g.players, **res,
+        "ratio_native_reference": res["native"]["decisions_per_s"] / base,
+        "ratio_python_driven_reference": res["python_driven"]["decisions_per_s"] / base,
+    }
+
+
+def machine() -> str:
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} logical CPUs, Python {platform.python_version()}"
+
+
+def run_benchmarks(names: list[str], players: int | None = None, seconds: float = 2.0, seed: int = 1) -> dict[str, Any]:
+    return {"machine": machine(), "date": time.strftime("%Y-%m-%d"),
+            "results": [bench_game(n, players, seconds, seed) for n in names]}
+
+
+def format_report(report: dict[str, Any]) -> str:
+    lines = [f"machine: {report['machine']}  date: {report['date']}  (one core, random play)",
+             f"{'game':<12} {'players':>7} {'engine':<14} {'games/s':>10} {'decisions/s':>13} {'x reference':>12}"]
+    for r in report["results"]:
+        base = r["reference"]["decisions_per_s"]
+        for key in ("native", "python_driven", "reference"):
+            m = r[key]
+            lines.append(f"{r['game']:<12} {r['players']:>7} {key:<14} {m['games_per_s']:>10.1f} "
+                         f"{m['decisions_per_s']:>13,.0f} {m['decisions_per_s'] / base:>12.1f}")
+    return "\n".join(lines)

@@ -1,0 +1,97 @@
+"""The ``eurosearch`` command line (also ``python -m eurosearch``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from . import __version__
+from .api import games
+
+
+def provisional_warning(game_name: str, src: dict) -> str | None:
+    """One line warning when the game's component data is (partly) provisional."""
+    if src["provisional"] == 0:
+        return None
+    return (f"warning: {game_name} runs on provisional component data ({src['provisional']} of "
+            f"{src['entries']} entries, {100 * src['provisional_fraction']:.0f}%, are placeholders; "
+            f"see {src['file']})")
+
+
+def _options(text: str | None) -> dict | None:
+    if not text:
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SystemExit(f"--options must be a JSON object: {exc}")
+    if not isinstance(value, dict):
+        raise SystemExit("--options must be a JSON object")
+    return value
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from .match import format_table, run_match
+
+    specs = [a.strip() for a in args.agents.split(",") if a.strip()]
+    try:
+        result = run_match(args.game, specs, args.games, args.seed, data=args.data,
+                           options=_options(args.options), progress=None if not args.no_progress else False)
+    except ValueError as exc:
+        print(f"eurosearch match: {exc}", file=sys.stderr)
+        return 2
+    warn = provisional_warning(args.game, result.data_sources)
+    if warn:
+        print(warn, file=sys.stderr)
+    print(json.dumps(result.as_dict()) if args.json else format_table(result))
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import format_report, run_benchmarks
+
+    names = [args.game] if args.game else games()
+    try:
+        report = run_benchmarks(names, players=args.players, seconds=args.seconds, seed=args.seed)
+    except ValueError as exc:
+        print(f"eurosearch bench: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(report) if args.json else format_report(report))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="eurosearch", description="Search engines for Euro board games.")
+    p.add_argument("--version", action="version", version=f"eurosearch {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    m = sub.add_parser("match", help="play games between agents and print a table per seat")
+    m.add_argument("game", choices=games())
+    m.add_argument("--agents", required=True, help="comma-separated agent specs, one per seat (e.g. random,random,random)")
+    m.add_argument("--games", type=int, default=100)
+    m.add_argument("--seed", type=int, default=0)
+    m.add_argument("--data", help="the game's component data file (default: the bundled one)")
+    m.add_argument("--options", help='rule options as JSON, e.g. \'{"carriage": "furthest"}\'')
+    m.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    m.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
+    m.set_defaults(func=cmd_match)
+
+    b = sub.add_parser("bench", help="speed of native play, Python-driven play and the reference")
+    b.add_argument("game", nargs="?", choices=games())
+    b.add_argument("--players", type=int, default=None)
+    b.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""Matches between agents: play games, tally wins, scores and game length per seat."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from . import agents as agent_registry
+from .api import CHANCE, TERMINAL, Game, game as make_game
+from .progress import Progress
+
+
+@dataclass
+class SeatStats:
+    seat: int
+    agent: str
+    wins: float = 0.0          # a shared win counts as 1/w
+    score_sum: float = 0.0
+    decisions: int = 0
+
+    def win_rate(self, games: int) -> float:
+        return self.wins / games if games else 0.0
+
+
+@dataclass
+class MatchResult:
+    game: str
+    players: int
+    games: int
+    seed: int
+    seats: list[SeatStats]
+    decisions: int = 0
+    chance_events: int = 0
+    data_sources: dict[str, Any] = field(default_factory=dict)
+    scores: list[list[float]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        n = max(self.games, 1)
+        return {
+            "game": self.game, "players": self.players, "games": self.games, "seed": self.seed,
+            "data_status": self.data_sources.get("status", ""),
+            "mean_decisions": self.decisions / n, "mean_chance_events": self.chance_events / n,
+            "seats": [
+                {"seat": s.seat, "agent": s.agent, "wins": s.wins, "win_rate": s.win_rate(self.games),
+                 "mean_score": s.score_sum / n, "decisions_per_game": s.decisions / n}
+                for s in self.seats
+            ],
+        }
+
+
+def play_game(g: Game, seats: Sequence[Any], rng: random.Random) -> tuple[list[float], list[float], list[int], int]:
+    """One game from the initial state; chance drawn from `rng`.
+
+    Returns (scores, returns, decisions per seat, chance events)."""
+    s = g.initial_state()
+    decisions = [0] * g.players
+    chance = 0
+    while True:
+        cp = s.current_player
+        if cp == TERMINAL:
+            return s.scores(), s.returns(), decisions, chance
+        if cp == CHANCE:
+            s.apply(s.sample_chance(rng.getrandbits(64)))
+            chance += 1
+        else:
+            s.apply(seats[cp].choose(s, cp))
+            decisions[cp] += 1
+
+
+def run_match(
+    game_name: str,
+    agent_specs: Sequence[str],
+    games: int,
+    seed: int = 0,
+    data: str | Path | None = None,
+    options: dict[str, Any] | None = None,
+    progress: bool | None = None,
+) -> MatchResult:
+    """Play `games` games with agent_specs[i] in seat i; one agent per seat for the match."""
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    g = make_game(game_name, players=len(agent_specs), data=data, options=options)
+    seats = [agent_registry.make(spec, seed=seed * 7919 + i) for i, spec in enumerate(agent_specs)]
+    result = MatchResult(game_name, g.players, games, seed, [SeatStats(i, spec) for i, spec in enumerate(agent_specs)],
+                         data_sources=g.data_sources())
+    with Progress(games, "games", enabled=progress) as bar:
+        for i in range(games):
+            rng = random.Random(seed * 1_000_003 + i)
+            scores, returns, decisions, chance = play_game(g, seats, rng)
+            for st, sc, rt, d in zip(result.seats, scores, returns, decisions):
+                st.wins += rt
+                st.score_sum += sc
+                st.decisions += d
+            result.decisions += sum(decisions)
+            result.chance_events += chance
+            result.scores.append(scores)
+            bar.update()
+    return result
+
+
+def format_table(r: MatchResult) -> str:
+    """The per-seat table printed by ``eurosearch match``."""
+    n = max(r.games, 1)
+    width = max(5, *(len(s.agent) for s in r.seats))
+    lines = [
+        f"{r.game}, {r.players} players, {r.games} games, seed {r.seed}",
+        f"{'seat':>4}  {'agent':<{width}}  {'wins':>7}  {'win %':>6}  {'mean score':>10}  {'decisions/game':>14}",
+    ]
+    for s in r.seats:
+        lines.append(
+            f"{s.seat:>4}  {s.agent:<{width}}  {s.wins:>7.2f}  {100 * s.win_rate(r.games):>5.1f}%  "
+            f"{s.score_sum / n:>10.2f}  {s.decisions / n:>14.1f}"
+        )
+    lines.append(f"game length: {r.decisions / n:.1f} decisions and {r.chance_events / n:.1f} chance events per game")
+    return "\n".join(lines)
