@@ -9,6 +9,8 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memcmp
 
+import copy
+
 import numpy as np
 
 from eurosearch.errors import IllegalMoveError, StateFormatError
@@ -83,7 +85,7 @@ cdef class Game:
 
     def data_sources(self) -> dict:
         """How sure the component data is: counts of entries per source tag."""
-        return dict(self.data.sources)
+        return copy.deepcopy(self.data.sources)
 
     cdef State _blank(self):
         cdef State s = State.__new__(State)
@@ -137,9 +139,11 @@ cdef class Game:
             raise StateFormatError(err.decode(errors="replace"))
         return s
 
-    def state_from_json(self, str text) -> State:
+    def state_from_json(self, text) -> State:
         """Rebuild a state from ``State.to_json()``; StateFormatError for a bad document."""
         from eurosearch import statejson
+        if not isinstance(text, str):
+            raise StateFormatError(f"expected a JSON string, got {type(text).__name__}")
         return self._from_raw(statejson.raw_from_json(self, text))
 
     def state_fields(self) -> list:
@@ -271,10 +275,16 @@ cdef class State:
         es_move_to_str(self.game.g, self.buf, <es_move>move, buf, sizeof(buf))
         return buf.decode(errors="replace")
 
-    def str_to_move(self, str text) -> int:
+    def str_to_move(self, text) -> int:
         """The legal move (or chance outcome) written as `text`; IllegalMoveError if none."""
         cdef es_move m = 0
-        if es_str_to_move(self.game.g, self.buf, text.encode(), &m) != ES_OK:
+        if not isinstance(text, str):
+            raise TypeError(f"a move text is a str, got {type(text).__name__}")
+        try:
+            raw = text.encode()
+        except UnicodeEncodeError:
+            raise IllegalMoveError(f"no legal move reads {text!r} here") from None
+        if b"\0" in raw or es_str_to_move(self.game.g, self.buf, raw, &m) != ES_OK:
             raise IllegalMoveError(f"no legal move reads {text!r} here")
         return m
 
