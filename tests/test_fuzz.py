@@ -184,6 +184,17 @@ def _edit(doc: dict, data) -> None:
             state[data.draw(st.text(min_size=1, max_size=8))] = 0
 
 
+def load_valid_or_reject(g, doc, data) -> None:
+    """An edited document either raises StateFormatError or loads a fully valid state."""
+    try:
+        loaded = g.state_from_json(json.dumps(doc))
+    except es.StateFormatError:
+        event("rejected")
+        return
+    event("loaded")
+    check_valid_state(g, loaded, random.Random(data.draw(st.integers(0, 2**32))))
+
+
 @FUZZ
 @given(picked=state_choice, data=st.data())
 def test_edited_json_loads_valid_or_raises(picked, data):
@@ -191,14 +202,7 @@ def test_edited_json_loads_valid_or_raises(picked, data):
     g = GAMES[players]
     doc = json.loads(s.to_json())
     _edit(doc, data)
-    text = json.dumps(doc)
-    try:
-        loaded = g.state_from_json(text)
-    except es.StateFormatError:
-        event("rejected")
-        return
-    event("loaded")
-    check_valid_state(g, loaded, random.Random(data.draw(st.integers(0, 2**32))))
+    load_valid_or_reject(g, doc, data)
 
 
 @FUZZ
@@ -219,13 +223,7 @@ def test_small_numeric_json_edits_load_valid_or_raise(picked, name, delta, data)
             v[i] += delta
     else:
         doc["state"][name] = v + delta
-    try:
-        loaded = g.state_from_json(json.dumps(doc))
-    except es.StateFormatError:
-        event("rejected")
-        return
-    event("loaded")
-    check_valid_state(g, loaded, random.Random(data.draw(st.integers(0, 2**32))))
+    load_valid_or_reject(g, doc, data)
 
 
 @FUZZ

@@ -11,6 +11,7 @@
 
 #define ES_STACK_MOVES 4096   /* every game's max_moves / max_chance_outcomes fits */
 #define ES_PLAYOUT_STEP_LIMIT (1 << 22)
+#define ES_MAX_STATE_SIZE 8192   /* scratch states live on the stack */
 
 static void set_err(char *err, size_t errlen, const char *msg) {
     if (err && errlen) snprintf(err, errlen, "%s", msg);
@@ -39,7 +40,7 @@ es_game *es_game_new(const char *name, int players, const int32_t *table, size_t
         return NULL;
     }
     if (def->max_moves > ES_STACK_MOVES || def->max_chance_outcomes > ES_STACK_MOVES ||
-        def->n_options > 16 || def->state_size % 8 != 0) {
+        def->n_options > 16 || def->state_size % 8 != 0 || def->state_size > ES_MAX_STATE_SIZE) {
         set_err(err, errlen, "game definition exceeds the core's limits");
         return NULL;
     }
@@ -267,8 +268,7 @@ int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *e
         return ES_ERR_FORMAT;
     }
     /* validate a copy so that s is only written when the bytes are good */
-    unsigned char tmp[8192];
-    if (size > sizeof tmp) return ES_ERR_FORMAT;
+    unsigned char tmp[ES_MAX_STATE_SIZE];
     memcpy(tmp, buf + ES_HEADER, size);
     if (es_validate(g, tmp, err, errlen) != ES_OK) return ES_ERR_FORMAT;
     memcpy(s, tmp, size);
@@ -306,10 +306,9 @@ int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *deci
 
 int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *scores_out,
                        int64_t *decisions_out, int64_t *chance_out) {
-    unsigned char s[8192];
+    unsigned char s[ES_MAX_STATE_SIZE];
     es_rng rng;
     int64_t dec = 0, ch = 0;
-    if (g->def->state_size > sizeof s) return ES_ERR_ARG;
     es_rng_seed(&rng, seed);
     for (int64_t i = 0; i < n; i++) {
         es_init(g, s);
