@@ -268,7 +268,7 @@ int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *e
         return ES_ERR_FORMAT;
     }
     /* validate a copy so that s is only written when the bytes are good */
-    unsigned char tmp[ES_MAX_STATE_SIZE];
+    uint64_t tmp[ES_MAX_STATE_SIZE / 8];   /* aligned like any state struct */
     memcpy(tmp, buf + ES_HEADER, size);
     if (es_validate(g, tmp, err, errlen) != ES_OK) return ES_ERR_FORMAT;
     memcpy(s, tmp, size);
@@ -306,7 +306,7 @@ int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *deci
 
 int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *scores_out,
                        int64_t *decisions_out, int64_t *chance_out) {
-    unsigned char s[ES_MAX_STATE_SIZE];
+    uint64_t s[ES_MAX_STATE_SIZE / 8];
     es_rng rng;
     int64_t dec = 0, ch = 0;
     es_rng_seed(&rng, seed);
