@@ -298,10 +298,23 @@ cdef class State:
     def _raw(self) -> bytes:
         return bytes(<uint8_t[:self.game.state_size]>self.buf)
 
-    def to_json(self) -> str:
-        """The whole state as a human-readable JSON document."""
+    def to_json(self, viewer=None) -> str:
+        """The state as a human-readable JSON document: the whole state, or with
+        ``viewer=p`` only what player p may see (hidden cards have location 255 and
+        others' pending choices are blank; such a view cannot be loaded back)."""
         from eurosearch import statejson
-        return statejson.json_from_raw(self.game, self._raw())
+        if viewer is None:
+            return statejson.json_from_raw(self.game, self._raw())
+        cdef int p = self._player(viewer)
+        cdef uint8_t *view = <uint8_t *>malloc(self.game.state_size)
+        if view == NULL:
+            raise MemoryError()
+        try:
+            es_redact(self.game.g, self.buf, p, view)
+            raw = bytes(<uint8_t[:self.game.state_size]>view)
+        finally:
+            free(view)
+        return statejson.json_from_raw(self.game, raw, viewer=p)
 
     def __str__(self):
         cdef int n = 16384

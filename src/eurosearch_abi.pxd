@@ -51,6 +51,7 @@ cdef extern from "eurosearch.h" nogil:
     int es_move_to_str(const es_game *g, const void *s, es_move m, char *buf, size_t cap)
     int es_str_to_move(const es_game *g, const void *s, const char *text, es_move *out)
     int es_render(const es_game *g, const void *s, char *buf, size_t cap)
+    int es_redact(const es_game *g, const void *s, int viewer, void *out)
     size_t es_encoded_size(const es_game *g)
     int es_encode(const es_game *g, const void *s, uint8_t *buf, size_t cap)
     int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *err, size_t errlen)

@@ -94,8 +94,8 @@ def test_public_names_exist():
         assert callable(getattr(g, meth)), meth
 
 
-def test_games_lists_vienna():
-    assert es.games() == ["vienna"]
+def test_games_lists_the_implemented_games():
+    assert es.games() == ["oh_my_goods", "vienna"]
 
 
 def test_unknown_game_is_value_error_naming_the_games():

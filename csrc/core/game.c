@@ -176,6 +176,15 @@ int es_str_to_move(const es_game *g, const void *s, const char *text, es_move *o
     return ES_ERR_ILLEGAL;
 }
 
+int es_redact(const es_game *g, const void *s, int viewer, void *out) {
+    if (viewer < 0 || viewer >= g->players) return ES_ERR_ARG;
+    if (g->def->redact)
+        g->def->redact(g, s, viewer, out);
+    else
+        memcpy(out, s, g->def->state_size);
+    return ES_OK;
+}
+
 int es_render(const es_game *g, const void *s, char *buf, size_t cap) {
     return g->def->render(g, s, buf, cap);
 }

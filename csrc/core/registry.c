@@ -3,9 +3,11 @@
 #include "eurosearch.h"
 
 extern const es_game_def es_vienna_def;
+extern const es_game_def es_oh_my_goods_def;
 
 static const es_game_def *const registry[] = {
     &es_vienna_def,
+    &es_oh_my_goods_def,
 };
 
 int es_game_count(void) { return (int)(sizeof registry / sizeof registry[0]); }

@@ -81,6 +81,9 @@ typedef struct es_game_def {
     void (*observe)(const es_game *g, const void *s, int player, float *out);
     int (*move_to_str)(const es_game *g, const void *s, es_move m, char *buf, size_t cap);
     int (*render)(const es_game *g, const void *s, char *buf, size_t cap);
+    /* The state as `viewer` sees it (hidden cards and others' pending choices blanked), in
+     * the same layout; NULL for games without hidden information. */
+    void (*redact)(const es_game *g, const void *s, int viewer, void *out);
 
     const es_field_desc *fields;
     int n_fields;
@@ -137,6 +140,8 @@ int es_move_to_str(const es_game *g, const void *s, es_move m, char *buf, size_t
  * legal move of s has that text. */
 int es_str_to_move(const es_game *g, const void *s, const char *text, es_move *out);
 int es_render(const es_game *g, const void *s, char *buf, size_t cap);
+/* What `viewer` may see of s, written into out (same size); ES_ERR_ARG for a bad viewer. */
+int es_redact(const es_game *g, const void *s, int viewer, void *out);
 
 /* ---- serialization ---- */
 /* Bytes needed by es_encode. */

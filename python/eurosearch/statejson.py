@@ -18,8 +18,8 @@ _CODES = {1: "B", 2: "b", 3: "H", 4: "I", 5: "Q"}  # es_field_type -> struct cod
 
 
 
-def json_from_raw(game: Any, raw: bytes) -> str:
-    """A JSON document of the whole state blob."""
+def json_from_raw(game: Any, raw: bytes, viewer: int | None = None) -> str:
+    """A JSON document of a state blob (a viewer's redacted view when `viewer` is given)."""
     state: dict[str, Any] = {}
     for name, offset, ftype, dim0, dim1 in game.state_fields():
         code = _CODES[ftype]
@@ -31,7 +31,9 @@ def json_from_raw(game: Any, raw: bytes) -> str:
             state[name] = values[0]
         else:
             state[name] = values
-    doc = {"game": game.name, "players": game.players, "format": FORMAT, "state": state}
+    doc: dict[str, Any] = {"game": game.name, "players": game.players, "format": FORMAT, "state": state}
+    if viewer is not None:
+        doc["viewer"] = viewer
     return json.dumps(doc, separators=(",", ":"))
 
 
@@ -47,6 +49,8 @@ def raw_from_json(game: Any, text: str) -> bytes:
         raise StateFormatError(f"a state of {doc.get('game')!r}, not {game.name!r}")
     if doc.get("players") != game.players:
         raise StateFormatError(f"a {doc.get('players')}-player state, this game has {game.players} players")
+    if "viewer" in doc:
+        raise StateFormatError("this is one player's view of a state, not a whole state")
     if doc.get("format") != FORMAT:
         raise StateFormatError(f"unknown state format {doc.get('format')!r}")
     state = doc["state"]

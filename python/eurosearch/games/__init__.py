@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from . import vienna
+from . import oh_my_goods, vienna
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,17 @@ class GameSpec:
 
 
 GAMES: dict[str, GameSpec] = {
+    "oh_my_goods": GameSpec(
+        name="oh_my_goods",
+        min_players=oh_my_goods.MIN_PLAYERS,
+        max_players=oh_my_goods.MAX_PLAYERS,
+        load_data=oh_my_goods.load_data,
+        parse_options=oh_my_goods.parse_options,
+        table=oh_my_goods.table,
+        option_array=oh_my_goods.option_array,
+        reference=oh_my_goods.reference,
+        reference_playout=oh_my_goods.reference_playout,
+    ),
     "vienna": GameSpec(
         name="vienna",
         min_players=vienna.MIN_PLAYERS,

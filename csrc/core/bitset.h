@@ -1,0 +1,31 @@
+/* Sets of up to 128 cards as two 64-bit words (card c is bit c&63 of word c>>6). */
+#ifndef ES_CORE_BITSET_H
+#define ES_CORE_BITSET_H
+#include <stdint.h>
+
+static inline void es_bits128_set(uint64_t *b, int c) { b[c >> 6] |= 1ull << (c & 63); }
+static inline void es_bits128_clear(uint64_t *b, int c) { b[c >> 6] &= ~(1ull << (c & 63)); }
+static inline int es_bits128_test(const uint64_t *b, int c) { return (int)((b[c >> 6] >> (c & 63)) & 1); }
+static inline int es_bits128_any(const uint64_t *b) { return (b[0] | b[1]) != 0; }
+static inline int es_bits128_count(const uint64_t *b) {
+    return __builtin_popcountll(b[0]) + __builtin_popcountll(b[1]);
+}
+static inline int es_bits128_count_and(const uint64_t *a, const uint64_t *b) {
+    return __builtin_popcountll(a[0] & b[0]) + __builtin_popcountll(a[1] & b[1]);
+}
+/* Highest member, or -1 for the empty set. */
+static inline int es_bits128_highest(const uint64_t *b) {
+    if (b[1]) return 127 - __builtin_clzll(b[1]);
+    if (b[0]) return 63 - __builtin_clzll(b[0]);
+    return -1;
+}
+/* The k-th member in increasing order (0-based; k < count). */
+static inline int es_bits128_select(const uint64_t *b, int k) {
+    int low = __builtin_popcountll(b[0]);
+    int w = k < low ? 0 : 1;
+    uint64_t x = b[w];
+    if (w) k -= low;
+    while (k--) x &= x - 1;
+    return (w << 6) + __builtin_ctzll(x);
+}
+#endif

@@ -1,0 +1,1813 @@
+/* Oh My Goods!: the rules. Card data comes in as a table (oh_my_goods.h). Sequencing, move ids,
+ * knowledge and forced decisions follow docs/oh_my_goods_engine.md; rule references (spec
+ * sections, OMG-A ids) are to shared/rules/oh_my_goods.md. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oh_my_goods.h"
+#include "../core/bitset.h"
+#include "../core/rng.h"
+#include "../core/text.h"
+
+_Static_assert(sizeof(omg_state) % 8 == 0, "state must be a multiple of 8 bytes");
+_Static_assert(sizeof(omg_state) == 640, "state layout changed: update the reflection table");
+
+#define DATA(g) ((const omg_data *)(g)->data)
+#define BIT(i) (1u << (i))
+#define NONE8 255
+#define INF_VALUE 16
+#define IN(v, lo, hi) ((v) >= (lo) && (v) <= (hi))
+
+/* Chain inputs in a CHAIN move */
+#define CH_NONE 127
+#define CH_GOOD 100   /* 100 + source slot */
+
+#define MV(type, arg) ((type) | (int32_t)(arg) << 5)
+#define MV_TYPE(m) ((m) & 31)
+#define MV_ARG(m, shift, bits) (((m) >> (shift)) & ((1 << (bits)) - 1))
+
+/* ---------------------------------------------------------------- small helpers */
+
+static inline int all_seen(const es_game *g) { return (1 << g->players) - 1; }
+static inline int order(const es_game *g, const omg_state *s, int i) { return (s->start + i) % g->players; }
+
+static inline const omg_building *slot_building(const omg_data *d, const omg_state *s, int p, int slot) {
+    return slot == 0 ? &d->cb[s->charburner[p]] : &d->card[s->slot_card[p][slot]];
+}
+
+static inline int slot_value(const omg_data *d, const omg_state *s, int p, int slot) {
+    const omg_building *b = slot_building(d, s, p, slot);
+    return b->output >= 0 ? d->good_value[b->output] : 0;
+}
+
+static inline int producing(const omg_data *d, const omg_state *s, int p, int slot) {
+    return slot_building(d, s, p, slot)->office < 0;
+}
+
+static int gold(const omg_data *d, const omg_state *s, int p) {
+    int total = 0;
+    if (s->charburner[p] < 0) return 0;   /* before the deal */
+    for (int k = 0; k < s->n_slots[p]; k++) total += s->goods_n[p][k] * slot_value(d, s, p, k);
+    return total;
+}
+
+static int hand_size(const omg_state *s, int p) { return es_bits128_count(s->hand[p]); }
+
+/* Where a person stands: the slot of assistant a, with pending phase II moves if asked. */
+static inline int asst_at(const omg_state *s, int a, int pending) {
+    return pending && s->pend_move[a] >= 0 ? s->pend_move[a] : s->asst_slot[a];
+}
+
+static int assistants_of(const omg_state *s, int p) {
+    int c = 0;
+    for (int a = 0; a < OMG_NASSIST; a++) c += s->asst_owner[a] == p;
+    return c;
+}
+
+/* Slots of p holding one of p's assistants (pending moves included if asked). */
+static uint32_t assistant_slots(const omg_state *s, int p, int pending) {
+    uint32_t m = 0;
+    for (int a = 0; a < OMG_NASSIST; a++)
+        if (s->asst_owner[a] == p && asst_at(s, a, pending) >= 0) m |= BIT(asst_at(s, a, pending));
+    return m;
+}
+
+static uint32_t producing_slots(const omg_data *d, const omg_state *s, int p) {
+    uint32_t m = 0;
+    for (int k = 0; k < s->n_slots[p]; k++)
+        if (producing(d, s, p, k)) m |= BIT(k);
+    return m;
+}
+
+/* Move card c to a location, keeping every mask and count in step. */
+static void put(omg_state *s, int c, int loc, int seen) {
+    int old = s->loc[c];
+    if (old == OMG_L_DECK) es_bits128_clear(s->deck, c);
+    else if (old == OMG_L_DISCARD) es_bits128_clear(s->discard, c);
+    else if (old == OMG_L_MARKET1 || old == OMG_L_MARKET2) es_bits128_clear(s->market, c);
+    else if (old >= OMG_L_HAND && old < OMG_L_HAND + OMG_MAXP) es_bits128_clear(s->hand[old - OMG_L_HAND], c);
+    else if (old >= OMG_L_GOOD) s->goods_n[(old - OMG_L_GOOD) / OMG_SLOTS][(old - OMG_L_GOOD) % OMG_SLOTS]--;
+    if (loc == OMG_L_DECK) es_bits128_set(s->deck, c);
+    else if (loc == OMG_L_DISCARD) es_bits128_set(s->discard, c);
+    else if (loc == OMG_L_MARKET1 || loc == OMG_L_MARKET2) es_bits128_set(s->market, c);
+    else if (loc >= OMG_L_HAND && loc < OMG_L_HAND + OMG_MAXP) es_bits128_set(s->hand[loc - OMG_L_HAND], c);
+    else if (loc >= OMG_L_GOOD) s->goods_n[(loc - OMG_L_GOOD) / OMG_SLOTS][(loc - OMG_L_GOOD) % OMG_SLOTS]++;
+    s->loc[c] = (uint8_t)loc;
+    s->seen[c] = (uint8_t)seen;
+}
+
+/* Resources p has for normal production: both market rows + p's resource offices (4.0). */
+static void available(const omg_data *d, const omg_state *s, int p, int avail[OMG_NRES + 1], int *any) {
+    *any = 0;
+    for (int r = 1; r <= OMG_NRES; r++) {
+        avail[r] = es_bits128_count_and(s->market, d->res_cards[r]);
+        *any += avail[r];
+    }
+    for (int k = 1; k < s->n_slots[p]; k++) {
+        int office = d->card[s->slot_card[p][k]].office;
+        if (office > 0) {
+            avail[office]++;
+            (*any)++;
+        }
+    }
+}
+
+static int hand_of_resource(const omg_data *d, const omg_state *s, int p, int r) {
+    return es_bits128_count_and(s->hand[p], d->res_cards[r]);
+}
+
+/* ---------------------------------------------------------------- payments (minimal only) */
+
+typedef struct pay_ctx {
+    int n, cost, avail[OMG_SLOTS], value[OMG_SLOTS];
+    int8_t memo[OMG_SLOTS + 1][32][INF_VALUE + 1];   /* -1 unknown, 0/1 */
+} pay_ctx;
+
+static inline int minimal_at(const pay_ctx *c, int total, int minv) { return total - c->cost < minv; }
+
+/* Can slots j.. complete a payment with `total` paid so far (smallest value minv) minimally? */
+static int can_complete(pay_ctx *c, int j, int total, int minv) {
+    if (j >= c->n) return 0;
+    int8_t *m = &c->memo[j][total][minv];
+    if (*m >= 0) return *m;
+    int ok = 0;
+    for (int k = 0; k <= c->avail[j] && !ok; k++) {
+        int t = total + k * c->value[j];
+        int mv = k && c->value[j] < minv ? c->value[j] : minv;
+        if (t >= c->cost) {
+            ok = minimal_at(c, t, mv);
+            break;   /* paying more here only overshoots more */
+        }
+        ok = can_complete(c, j + 1, t, mv);
+    }
+    return *m = (int8_t)ok;
+}
+
+static void pay_context(const omg_data *d, const omg_state *s, int p, int cost, pay_ctx *c) {
+    c->n = s->n_slots[p];
+    c->cost = cost;
+    for (int k = 0; k < c->n; k++) {
+        c->value[k] = slot_value(d, s, p, k);
+        c->avail[k] = c->value[k] ? s->goods_n[p][k] - s->reserved[p][k] : 0;
+    }
+    memset(c->memo, -1, sizeof c->memo);
+}
+
+static int can_pay(const omg_data *d, const omg_state *s, int p, int cost) {
+    pay_ctx c;
+    if (cost <= 0) return 1;
+    pay_context(d, s, p, cost, &c);
+    return can_complete(&c, 0, 0, INF_VALUE);
+}
+
+/* ---------------------------------------------------------------- the flow */
+
+static void begin_round(const es_game *g, omg_state *s);
+static void cleanup(const es_game *g, omg_state *s);
+
+static void start_draw(omg_state *s, int dest, int player, int slot, int count) {
+    s->sub = OMG_SUB_DRAW;
+    s->draw_dest = (uint8_t)dest;
+    s->draw_player = (uint8_t)player;
+    s->draw_slot = (uint8_t)slot;
+    s->draw_left = (uint8_t)count;
+    s->row_suns = 0;   /* suns in a market row; goods received for a production */
+}
+
+static void start_pay(const es_game *g, omg_state *s, int p, int cost, int purpose, int arg) {
+    (void)g;
+    s->sub = OMG_SUB_PAY;
+    s->pay_player = (uint8_t)p;
+    s->pay_cost = (uint8_t)cost;
+    s->pay_for = (uint8_t)purpose;
+    s->pay_arg = (uint8_t)arg;
+    s->pay_total = 0;
+    s->pay_min = INF_VALUE;
+    s->pay_slot = 0;
+    memset(s->pay_counts, 0, sizeof s->pay_counts);
+}
+
+/* take_after codes */
+enum { TAKE_AFTER_BUILD = 1, TAKE_AFTER_HIRE, TAKE_AFTER_REVEAL, TAKE_AFTER_CHAIN };
+
+static void start_take(omg_state *s, int p, const uint8_t counts[OMG_SLOTS], int dest_slot, int after) {
+    s->sub = OMG_SUB_TAKE;
+    s->take_player = (uint8_t)p;
+    memcpy(s->take_left, counts, OMG_SLOTS);
+    s->take_dest_slot = (uint8_t)dest_slot;
+    s->take_after = (uint8_t)after;
+}
+
+static void finish_p2_commit_step(omg_state *s) {
+    s->p2_asst++;
+}
+
+static void next_p4_player(const es_game *g, omg_state *s) {
+    s->idx++;
+    s->stage = OMG_ST_P4_PRODUCE;
+    if (s->idx >= g->players) cleanup(g, s);
+}
+
+static void return_aside(const es_game *g, omg_state *s, int p) {
+    if (s->aside[p] >= 0) put(s, s->aside[p], OMG_L_HAND + p, BIT(p));
+    s->aside[p] = -1;
+    (void)g;
+}
+
+static void after_take(const es_game *g, omg_state *s) {
+    const omg_data *d = DATA(g);
+    int p = s->take_player;
+    s->sub = OMG_SUB_NONE;
+    switch (s->take_after) {
+    case TAKE_AFTER_BUILD: {
+        int c = s->aside[p];
+        s->aside[p] = -1;
+        s->slot_card[p][s->n_slots[p]++] = (int8_t)c;
+        put(s, c, OMG_L_BUILT + p, all_seen(g));
+        if (s->n_slots[p] >= OMG_BUILDINGS_END) s->end_triggered = 1;   /* 4.6, OMG-A24 */
+        next_p4_player(g, s);
+        break;
+    }
+    case TAKE_AFTER_HIRE: {
+        int a = s->pay_arg >> 4, slot = s->pay_arg & 15;
+        s->asst_owner[a] = (int8_t)p;
+        s->asst_slot[a] = (int8_t)slot;
+        return_aside(g, s, p);   /* hire instead of build (OMG-A17) */
+        next_p4_player(g, s);
+        break;
+    }
+    case TAKE_AFTER_REVEAL:
+        s->idx++;
+        break;
+    case TAKE_AFTER_CHAIN:
+        if (s->chain_in1 != CH_NONE) {
+            int in = s->chain_in1;
+            uint8_t counts[OMG_SLOTS] = {0};
+            s->chain_in1 = CH_NONE;
+            counts[in - CH_GOOD] = 1;
+            start_take(s, p, counts, s->take_dest_slot, TAKE_AFTER_CHAIN);
+        }
+        break;
+    }
+    (void)d;
+}
+
+static void after_pay(const es_game *g, omg_state *s) {
+    int p = s->pay_player;
+    (void)g;
+    s->sub = OMG_SUB_NONE;
+    if (s->pay_for == OMG_PAY_MOVE) {   /* a promise, paid at the phase II reveal (OMG-A20) */
+        for (int k = 0; k < OMG_SLOTS; k++) s->reserved[p][k] += s->pay_counts[k];
+        finish_p2_commit_step(s);
+        return;
+    }
+    start_take(s, p, s->pay_counts, NONE8, s->pay_for == OMG_PAY_BUILD ? TAKE_AFTER_BUILD : TAKE_AFTER_HIRE);
+}
+
+static void after_draw(const es_game *g, omg_state *s) {
+    int n = g->players;
+    s->sub = OMG_SUB_NONE;
+    switch (s->stage) {
+    case OMG_ST_DEAL:
+    case OMG_ST_P1_DRAW:
+        s->idx++;
+        break;
+    case OMG_ST_SUNRISE:
+        s->stage = OMG_ST_P2_COMMIT;
+        s->idx = s->p2_step = s->p2_asst = 0;
+        break;
+    case OMG_ST_SUNSET:
+        s->stage = OMG_ST_P4_PRODUCE;
+        s->idx = 0;
+        break;
+    case OMG_ST_P4_PRODUCE:
+        if (s->row_suns) s->produced[s->draw_player] |= (uint16_t)BIT(s->draw_slot);
+        break;
+    }
+    (void)n;
+}
+
+static void begin_round(const es_game *g, omg_state *s) {
+    const omg_data *d = DATA(g);
+    s->round++;
+    for (int p = 0; p < g->players; p++) {   /* extra-card office, checked at the start (OMG-A12) */
+        int offices = 0;
+        for (int k = 1; k < s->n_slots[p]; k++) offices += d->card[s->slot_card[p][k]].office == 0;
+        int extra = offices && hand_size(s, p) <= 3 ? (g->options[OMG_OPT_EXTRA_STACKS] ? offices : 1) : 0;
+        s->extra_cards[p] = (uint8_t)(2 + extra);
+        s->redraw_n[p] = 0;
+    }
+    s->stage = OMG_ST_P1_COMMIT;
+    s->idx = 0;
+}
+
+static void cleanup(const es_game *g, omg_state *s) {
+    for (int c = 0; c < OMG_NCARDS; c++)
+        if (s->loc[c] == OMG_L_MARKET1 || s->loc[c] == OMG_L_MARKET2) put(s, c, OMG_L_DISCARD, all_seen(g));
+    memset(s->produced, 0, sizeof s->produced);
+    memset(s->tried, 0, sizeof s->tried);
+    memset(s->worker_slot, -1, sizeof s->worker_slot);
+    memset(s->worker_exact, 0, sizeof s->worker_exact);
+    s->start = (uint8_t)((s->start + 1) % g->players);
+    s->idx = 0;
+    if (s->final_full || s->round >= g->options[OMG_OPT_ROUND_CAP]) {
+        s->stage = OMG_ST_OVER;
+    } else if (s->end_triggered) {
+        if (g->options[OMG_OPT_FULL_ROUND]) {
+            s->final_full = 1;
+            begin_round(g, s);
+        } else {
+            s->stage = OMG_ST_FINAL;
+        }
+    } else {
+        begin_round(g, s);
+    }
+    s->actor = -1;
+}
+
+static int any_exhaust_hand(const es_game *g, const omg_state *s) {
+    for (int p = 0; p < g->players; p++)
+        if (hand_size(s, p) >= 2) return 1;
+    return 0;
+}
+
+/* One deterministic step; 0 when the state waits at a decision or chance node. */
+static int step(const es_game *g, omg_state *s) {
+    const omg_data *d = DATA(g);
+    int n = g->players;
+    s->actor = -1;
+    switch (s->sub) {
+    case OMG_SUB_DRAW: {
+        int want_more = s->draw_left == NONE8 ? s->row_suns < 2 : s->draw_left > 0;
+        if (!want_more) {
+            after_draw(g, s);
+            return 1;
+        }
+        if (!es_bits128_any(s->deck)) {
+            if (es_bits128_any(s->discard)) {   /* lazy reshuffle (OMG-A4) */
+                for (int c = 0; c < OMG_NCARDS; c++)
+                    if (s->loc[c] == OMG_L_DISCARD) put(s, c, OMG_L_DECK, all_seen(g));
+            } else if (any_exhaust_hand(g, s)) {   /* OMG-A5 */
+                s->sub = OMG_SUB_EXHAUST;
+                s->exhaust_idx = 0;
+                s->exhaust_left = NONE8;
+            } else {
+                s->draw_left = 0;   /* the draw fails and ends its batch (OMG-A6) */
+                if (s->draw_dest == OMG_D_MARKET) s->row_suns = 2;
+            }
+            return 1;
+        }
+        return 0;   /* chance: DRAW */
+    }
+    case OMG_SUB_EXHAUST: {
+        if (s->exhaust_idx >= n) {
+            int collected = 0;
+            for (int p = 0; p < n; p++)
+                for (int c = 0; c < OMG_NCARDS; c++)
+                    if (es_bits128_test(s->pending[p], c)) {
+                        put(s, c, OMG_L_DECK, BIT(p));
+                        collected++;
+                    }
+            memset(s->pending, 0, sizeof s->pending);
+            s->sub = OMG_SUB_DRAW;
+            if (!collected) {
+                s->draw_left = 0;
+                if (s->draw_dest == OMG_D_MARKET) s->row_suns = 2;
+            }
+            return 1;
+        }
+        int p = order(g, s, s->exhaust_idx);
+        if (s->exhaust_left == NONE8) s->exhaust_left = (uint8_t)(hand_size(s, p) / 2);
+        if (s->exhaust_left == 0) {
+            s->exhaust_idx++;
+            s->exhaust_left = NONE8;
+            return 1;
+        }
+        s->actor = (int8_t)p;
+        return 0;
+    }
+    case OMG_SUB_PAY:
+        s->actor = (int8_t)s->pay_player;
+        return 0;
+    case OMG_SUB_TAKE: {
+        int p = s->take_player;
+        for (int k = 0; k < OMG_SLOTS; k++) {
+            if (!s->take_left[k]) continue;
+            if (s->take_left[k] < s->goods_n[p][k]) return 0;   /* chance: TAKE */
+            int dest = s->take_dest_slot == NONE8 ? OMG_L_DISCARD : OMG_L_GOOD + p * OMG_SLOTS + s->take_dest_slot;
+            for (int c = 0; c < OMG_NCARDS; c++)
+                if (s->loc[c] == OMG_L_GOOD + p * OMG_SLOTS + k)
+                    put(s, c, dest, dest == OMG_L_DISCARD ? all_seen(g) : s->seen[c]);
+            s->take_left[k] = 0;
+            return 1;
+        }
+        after_take(g, s);
+        return 1;
+    }
+    case OMG_SUB_SUPPLY: {
+        int p = order(g, s, s->idx);
+        int need = 0;
+        for (int r = 0; r <= OMG_NRES; r++) need += s->sup_need[r];
+        if (need) {
+            s->actor = (int8_t)p;
+            return 0;
+        }
+        start_draw(s, OMG_D_GOOD, p, s->sup_slot, s->sup_goods);
+        return 1;
+    }
+    default:
+        break;
+    }
+
+    switch (s->stage) {
+    case OMG_ST_CHARBURNER:
+        if (s->idx < n) return 0;
+        s->stage = OMG_ST_DISPLAY;
+        s->idx = 0;
+        return 1;
+    case OMG_ST_DISPLAY: {
+        int shown = 0;
+        for (int a = 0; a < OMG_NASSIST; a++) shown += s->asst_owner[a] == -1;
+        if (2 * n >= OMG_NASSIST) {
+            for (int a = 0; a < OMG_NASSIST; a++) s->asst_owner[a] = -1;
+        } else if (shown < 2 * n) {
+            return 0;
+        } else {
+            for (int a = 0; a < OMG_NASSIST; a++)
+                if (s->asst_owner[a] == -2) s->asst_owner[a] = -3;
+        }
+        s->stage = OMG_ST_SIDE;
+        s->idx = 0;
+        return 1;
+    }
+    case OMG_ST_SIDE:
+        while (s->idx < OMG_NASSIST && s->asst_owner[s->idx] != -1) s->idx++;
+        if (s->idx < OMG_NASSIST) return 0;
+        s->stage = OMG_ST_START;
+        s->idx = 0;
+        return 1;
+    case OMG_ST_START:
+        if (g->options[OMG_OPT_START_PLAYER] < 0) return 0;
+        s->start = (uint8_t)g->options[OMG_OPT_START_PLAYER];
+        s->stage = OMG_ST_DEAL;
+        s->idx = 0;
+        return 1;
+    case OMG_ST_DEAL:   /* 5 hand cards each, then 7 goods each (3.1) */
+        if (s->idx >= 2 * n) {
+            begin_round(g, s);
+        } else if (s->idx < n) {
+            start_draw(s, OMG_D_HAND, order(g, s, s->idx), 0, 5);
+        } else {
+            start_draw(s, OMG_D_GOOD, order(g, s, s->idx - n), 0, 7);
+        }
+        return 1;
+    case OMG_ST_P1_COMMIT:
+        if (s->idx < n) {
+            s->actor = (int8_t)order(g, s, s->idx);
+            return 0;
+        }
+        for (int p = 0; p < n; p++) {   /* reveal: the chosen cards go face up (OMG-A3, A7) */
+            s->redraw_n[p] = (uint8_t)es_bits128_count(s->pending[p]);
+            for (int c = 0; c < OMG_NCARDS; c++)
+                if (es_bits128_test(s->pending[p], c)) put(s, c, OMG_L_DISCARD, all_seen(g));
+        }
+        memset(s->pending, 0, sizeof s->pending);
+        s->stage = OMG_ST_P1_DRAW;
+        s->idx = 0;
+        return 1;
+    case OMG_ST_P1_DRAW:
+        if (s->idx < n) {
+            int p = order(g, s, s->idx);
+            start_draw(s, OMG_D_HAND, p, 0, s->redraw_n[p] + s->extra_cards[p]);
+        } else {
+            s->stage = OMG_ST_SUNRISE;
+            start_draw(s, OMG_D_MARKET, 1, 0, NONE8);
+        }
+        return 1;
+    case OMG_ST_P2_COMMIT: {
+        if (s->idx >= n) {
+            s->stage = OMG_ST_P2_REVEAL;
+            s->idx = 0;
+            return 1;
+        }
+        int p = order(g, s, s->idx);
+        if (s->p2_step == 0) {
+            while (s->p2_asst < OMG_NASSIST && s->asst_owner[s->p2_asst] != p) s->p2_asst++;
+            if (s->p2_asst < OMG_NASSIST) {
+                s->actor = (int8_t)p;
+                return 0;
+            }
+            s->p2_step = 1;
+            return 1;
+        }
+        if (s->p2_step == 1) {
+            uint32_t free = producing_slots(d, s, p) & ~assistant_slots(s, p, 1);
+            if (free) {
+                s->actor = (int8_t)p;
+                return 0;
+            }
+            s->pend_worker[p] = -1;   /* every producing building has an assistant (OMG-A9) */
+            s->p2_step = 2;
+            return 1;
+        }
+        if (s->p2_step == 2) {
+            s->actor = (int8_t)p;
+            return 0;
+        }
+        s->idx++;
+        s->p2_step = s->p2_asst = 0;
+        return 1;
+    }
+    case OMG_ST_P2_REVEAL: {
+        if (s->idx >= n) {
+            s->stage = OMG_ST_SUNSET;
+            start_draw(s, OMG_D_MARKET, 2, 0, NONE8);
+            return 1;
+        }
+        int p = order(g, s, s->idx);
+        for (int a = 0; a < OMG_NASSIST; a++)
+            if (s->asst_owner[a] == p && s->pend_move[a] >= 0) {
+                s->asst_slot[a] = s->pend_move[a];
+                s->pend_move[a] = -1;
+            }
+        s->worker_slot[p] = s->pend_worker[p];
+        s->worker_exact[p] = s->pend_exact[p];
+        s->pend_worker[p] = -1;
+        s->pend_exact[p] = 0;
+        if (s->pend_aside[p] >= 0) put(s, s->pend_aside[p], OMG_L_ASIDE + p, BIT(p));
+        s->aside[p] = s->pend_aside[p];
+        s->pend_aside[p] = -1;
+        uint8_t counts[OMG_SLOTS];
+        memcpy(counts, s->reserved[p], OMG_SLOTS);
+        memset(s->reserved[p], 0, OMG_SLOTS);
+        start_take(s, p, counts, NONE8, TAKE_AFTER_REVEAL);
+        return 1;
+    }
+    case OMG_ST_P4_PRODUCE:
+    case OMG_ST_P4_BUILD:
+    case OMG_ST_FINAL:
+        if (s->idx >= n) {
+            if (s->stage == OMG_ST_FINAL) {
+                s->stage = OMG_ST_OVER;
+                return 1;
+            }
+            cleanup(g, s);
+            return 1;
+        }
+        s->actor = (int8_t)order(g, s, s->idx);
+        return 0;
+    default:
+        return 0;   /* OVER, or a chance stage waiting */
+    }
+}
+
+/* ---------------------------------------------------------------- move generation */
+
+static int gen_pay(const es_game *g, const omg_state *s, es_move *out) {
+    const omg_data *d = DATA(g);
+    pay_ctx c;
+    int n = 0, j = s->pay_slot, p = s->pay_player;
+    pay_context(d, s, p, s->pay_cost, &c);
+    for (int k = 0; k <= c.avail[j]; k++) {
+        int t = s->pay_total + k * c.value[j];
+        int mv = k && c.value[j] < s->pay_min ? c.value[j] : s->pay_min;
+        if (t >= s->pay_cost) {
+            if (minimal_at(&c, t, mv)) out[n++] = MV(OMG_M_PAY, k);
+            break;
+        }
+        if (can_complete(&c, j + 1, t, mv)) out[n++] = MV(OMG_M_PAY, k);
+    }
+    return n;
+}
+
+/* Need per resource (need[0] for "any N") of slot k worked as described, after an omission. */
+static void production_need(const omg_data *d, const omg_state *s, int p, int k, int exact_worker,
+                            int short_worker, int omit, int need[OMG_NRES + 1]) {
+    const omg_building *b = slot_building(d, s, p, k);
+    int avail[OMG_NRES + 1], any;
+    (void)exact_worker;
+    available(d, s, p, avail, &any);
+    memset(need, 0, sizeof(int) * (OMG_NRES + 1));
+    if (b->input_any) {
+        int want = b->input_any - (short_worker ? 1 : 0);
+        need[0] = want > any ? want - any : 0;
+        return;
+    }
+    for (int r = 1; r <= OMG_NRES; r++) {
+        int want = b->input[r] - (r == omit ? 1 : 0);
+        need[r] = want > avail[r] ? want - avail[r] : 0;
+    }
+}
+
+static int can_cover(const omg_data *d, const omg_state *s, int p, const int need[OMG_NRES + 1]) {
+    if (need[0] > hand_size(s, p)) return 0;
+    for (int r = 1; r <= OMG_NRES; r++)
+        if (need[r] > hand_of_resource(d, s, p, r)) return 0;
+    return 1;
+}
+
+static int gen_produce(const es_game *g, const omg_state *s, int p, es_move *out, int n) {
+    const omg_data *d = DATA(g);
+    uint32_t active = assistant_slots(s, p, 0);
+    int ws = s->worker_slot[p];
+    if (ws >= 0) active |= BIT(ws);
+    active &= ~(uint32_t)s->tried[p];
+    for (int k = 0; k < s->n_slots[p]; k++) {
+        if (!((active >> k) & 1)) continue;
+        int by_worker = k == ws, short_w = by_worker && !s->worker_exact[p];
+        int need[OMG_NRES + 1];
+        production_need(d, s, p, k, by_worker && s->worker_exact[p], short_w, 0, need);
+        const omg_building *b = slot_building(d, s, p, k);
+        int omitted = 0;
+        if (short_w && !b->input_any) {   /* omit one unit of a resource still needed (OMG-A10) */
+            for (int r = 1; r <= OMG_NRES; r++) {
+                if (!need[r]) continue;
+                int n2[OMG_NRES + 1];
+                production_need(d, s, p, k, 0, 1, r, n2);
+                if (can_cover(d, s, p, n2)) out[n++] = MV(OMG_M_PRODUCE, k | r << 4);
+                omitted = 1;
+            }
+        }
+        if (!omitted && can_cover(d, s, p, need)) out[n++] = MV(OMG_M_PRODUCE, k);
+    }
+    return n;
+}
+
+static int chain_sources(const omg_data *d, const omg_state *s, int p, int slot, int code, int src[OMG_SLOTS]) {
+    int n = 0;
+    for (int k = 0; k < s->n_slots[p]; k++) {
+        if (k == slot || !s->goods_n[p][k]) continue;
+        if (slot_building(d, s, p, k)->output == code - 16) src[n++] = CH_GOOD + k;
+    }
+    return n;
+}
+
+static int gen_chains(const es_game *g, const omg_state *s, int p, int anywhere, es_move *out, int n) {
+    const omg_data *d = DATA(g);
+    for (int k = 0; k < s->n_slots[p]; k++) {
+        const omg_building *b = slot_building(d, s, p, k);
+        if (!b->chain_n || (!anywhere && !((s->produced[p] >> k) & 1))) continue;
+        int opts[2][OMG_NCARDS + OMG_SLOTS], cnt[2] = {1, 1};
+        opts[1][0] = CH_NONE;
+        for (int i = 0; i < b->chain_n; i++) {
+            int code = b->chain[i];
+            if (code < 16) {
+                cnt[i] = 0;
+                for (int c = 0; c < OMG_NCARDS; c++)
+                    if (es_bits128_test(s->hand[p], c) && d->card[c].resource == code) opts[i][cnt[i]++] = c;
+            } else {
+                cnt[i] = chain_sources(d, s, p, k, code, opts[i]);
+            }
+        }
+        for (int a = 0; a < cnt[0]; a++)
+            for (int c2 = 0; c2 < cnt[1]; c2++) {
+                int i0 = opts[0][a], i1 = opts[1][c2];
+                if (i1 != CH_NONE && i0 == i1) {
+                    if (i0 < CH_GOOD || s->goods_n[p][i0 - CH_GOOD] < 2) continue;   /* same source twice */
+                }
+                out[n++] = OMG_M_CHAIN | k << 5 | i0 << 9 | i1 << 16;
+            }
+    }
+    return n;
+}
+
+static int requirement_met(const omg_data *d, const omg_state *s, int p, int a) {
+    int have[OMG_NCOLOURS] = {0};
+    have[OMG_NCOLOURS - 1] = 1;   /* the Charburner: its own colour (OMG-A19) */
+    for (int k = 1; k < s->n_slots[p]; k++) have[d->card[s->slot_card[p][k]].resource - 1]++;
+    for (int c = 0; c < OMG_NCOLOURS; c++)
+        if (have[c] < d->asst_req[a][s->asst_side[a]][c]) return 0;
+    return 1;
+}
+
+static int gen_build(const es_game *g, const omg_state *s, int p, es_move *out) {
+    const omg_data *d = DATA(g);
+    int n = 0;
+    if (s->aside[p] >= 0 && s->n_slots[p] < OMG_SLOTS && can_pay(d, s, p, d->card[s->aside[p]].cost))
+        out[n++] = OMG_M_BUILD;
+    if (assistants_of(s, p) < OMG_MAX_ASSISTANTS) {
+        uint32_t free = producing_slots(d, s, p) & ~assistant_slots(s, p, 0);
+        if (!g->options[OMG_OPT_WORKER_LEAVES] && s->worker_slot[p] >= 0) free &= ~BIT(s->worker_slot[p]);
+        for (int a = 0; a < OMG_NASSIST; a++) {
+            if (s->asst_owner[a] != -1 || !requirement_met(d, s, p, a) ||
+                !can_pay(d, s, p, d->asst_cost[a][s->asst_side[a]]))
+                continue;
+            for (int k = 0; k < s->n_slots[p]; k++)
+                if ((free >> k) & 1) out[n++] = OMG_M_HIRE | a << 5 | k << 8;
+        }
+    }
+    out[n++] = OMG_M_PASS;
+    return n;
+}
+
+/* Choosing `left` cards of `pool` one at a time in increasing id order, from id `from` on:
+ * a card is offered only if enough higher cards remain to finish the choice (no dead end). */
+static int gen_ascending(const uint64_t pool[2], int from, int left, int type, es_move *out) {
+    int ids[OMG_NCARDS], m = 0, n = 0;
+    for (int c = from; c < OMG_NCARDS; c++)
+        if (es_bits128_test(pool, c)) ids[m++] = c;
+    for (int i = 0; i + left <= m; i++) out[n++] = MV(type, ids[i]);
+    return n;
+}
+
+static int omg_legal_moves_raw(const es_game *g, const omg_state *s, es_move *out) {
+    const omg_data *d = DATA(g);
+    int p = s->actor, n = 0;
+    if (p < 0) return 0;
+    switch (s->sub) {
+    case OMG_SUB_PAY:
+        return gen_pay(g, s, out);
+    case OMG_SUB_EXHAUST: {
+        uint64_t all[2] = {s->hand[p][0], s->hand[p][1]};
+        return gen_ascending(all, es_bits128_highest(s->pending[p]) + 1, s->exhaust_left, OMG_M_HALVE, out);
+    }
+    case OMG_SUB_SUPPLY: {
+        int r = 0;
+        uint64_t pool[2] = {s->hand[p][0], s->hand[p][1]};
+        if (!s->sup_any) {
+            for (r = 1; r <= OMG_NRES && !s->sup_need[r]; r++) {}
+            pool[0] &= d->res_cards[r][0];
+            pool[1] &= d->res_cards[r][1];
+        }
+        return gen_ascending(pool, s->sup_last == NONE8 ? 0 : s->sup_last + 1, s->sup_need[r], OMG_M_SUPPLY, out);
+    }
+    default:
+        break;
+    }
+    switch (s->stage) {
+    case OMG_ST_P1_COMMIT: {
+        if (g->options[OMG_OPT_ALL_OR_NOTHING]) {
+            out[n++] = MV(OMG_M_REDRAW, 127);
+            if (es_bits128_any(s->hand[p])) out[n++] = MV(OMG_M_REDRAW, 126);
+            return n;
+        }
+        int last = es_bits128_highest(s->pending[p]);
+        for (int c = last + 1; c < OMG_NCARDS; c++)
+            if (es_bits128_test(s->hand[p], c)) out[n++] = MV(OMG_M_REDRAW, c);
+        out[n++] = MV(OMG_M_REDRAW, 127);
+        return n;
+    }
+    case OMG_ST_P2_COMMIT:
+        if (s->p2_step == 0) {
+            int a = s->p2_asst, here = asst_at(s, a, 1);
+            out[n++] = OMG_M_MOVE | a << 5 | 15 << 8;
+            pay_ctx c;
+            pay_context(d, s, p, OMG_MOVE_COST, &c);
+            if (can_complete(&c, 0, 0, INF_VALUE)) {
+                uint32_t free = producing_slots(d, s, p) & ~assistant_slots(s, p, 1);
+                for (int k = 0; k < s->n_slots[p]; k++)
+                    if (k != here && ((free >> k) & 1)) out[n++] = OMG_M_MOVE | a << 5 | k << 8;
+            }
+            return n;
+        }
+        if (s->p2_step == 1) {
+            uint32_t free = producing_slots(d, s, p) & ~assistant_slots(s, p, 1);
+            for (int k = 0; k < s->n_slots[p]; k++)
+                if ((free >> k) & 1) {
+                    out[n++] = OMG_M_WORKER | k << 5 | 1 << 9;
+                    out[n++] = OMG_M_WORKER | k << 5;
+                }
+            return n;
+        }
+        for (int c = 0; c < OMG_NCARDS; c++)
+            if (es_bits128_test(s->hand[p], c)) out[n++] = MV(OMG_M_ASIDE, c);
+        out[n++] = MV(OMG_M_ASIDE, 127);
+        return n;
+    case OMG_ST_P4_PRODUCE:
+        n = gen_produce(g, s, p, out, 0);
+        n = gen_chains(g, s, p, s->final_full, out, n);
+        out[n++] = OMG_M_END_PRODUCTION;
+        return n;
+    case OMG_ST_P4_BUILD:
+        return gen_build(g, s, p, out);
+    case OMG_ST_FINAL:
+        n = gen_chains(g, s, p, 1, out, 0);
+        out[n++] = OMG_M_END_CHAINS;
+        return n;
+    default:
+        return 0;
+    }
+}
+
+/* ---------------------------------------------------------------- chance */
+
+static int omg_chance_outcomes(const es_game *g, const void *vs, es_move *out, double *prob) {
+    const omg_state *s = (const omg_state *)vs;
+    int n = 0;
+    if (s->sub == OMG_SUB_DRAW) {
+        double each = 1.0 / (double)es_bits128_count(s->deck);
+        for (int c = 0; c < OMG_NCARDS; c++)
+            if (es_bits128_test(s->deck, c)) {
+                out[n] = MV(OMG_M_DRAW, c);
+                prob[n++] = each;
+            }
+        return n;
+    }
+    if (s->sub == OMG_SUB_TAKE) {
+        int p = s->take_player, k = 0;
+        while (k < OMG_SLOTS && !s->take_left[k]) k++;
+        if (k >= OMG_SLOTS) return 0;
+        double each = 1.0 / (double)s->goods_n[p][k];
+        for (int c = 0; c < OMG_NCARDS; c++)
+            if (s->loc[c] == OMG_L_GOOD + p * OMG_SLOTS + k) {
+                out[n] = MV(OMG_M_TAKE, c);
+                prob[n++] = each;
+            }
+        return n;
+    }
+    switch (s->stage) {
+    case OMG_ST_CHARBURNER: {
+        int left = 0;
+        for (int c = 0; c < OMG_NCB; c++) {
+            int used = 0;
+            for (int p = 0; p < s->idx; p++) used |= s->charburner[p] == c;
+            if (!used) out[left++] = MV(OMG_M_CHARBURNER, c);
+        }
+        for (int i = 0; i < left; i++) prob[i] = 1.0 / (double)left;
+        return left;
+    }
+    case OMG_ST_DISPLAY: {
+        for (int a = 0; a < OMG_NASSIST; a++)
+            if (s->asst_owner[a] == -2) out[n++] = MV(OMG_M_DISPLAY, a);
+        for (int i = 0; i < n; i++) prob[i] = 1.0 / (double)n;
+        return n;
+    }
+    case OMG_ST_SIDE:
+        out[0] = MV(OMG_M_SIDE, 0);
+        out[1] = MV(OMG_M_SIDE, 1);
+        prob[0] = prob[1] = 1.0 / 2.0;
+        return 2;
+    case OMG_ST_START:
+        for (int p = 0; p < g->players; p++) {
+            out[p] = MV(OMG_M_START, p);
+            prob[p] = 1.0 / (double)g->players;
+        }
+        return g->players;
+    default:
+        return 0;
+    }
+}
+
+static int omg_current_player(const es_game *g, const void *vs) {
+    const omg_state *s = (const omg_state *)vs;
+    (void)g;
+    if (s->stage == OMG_ST_OVER) return ES_TERMINAL;
+    return s->actor >= 0 ? s->actor : ES_CHANCE;
+}
+
+static es_move omg_sample_chance(const es_game *g, const void *vs, es_rng *rng) {
+    const omg_state *s = (const omg_state *)vs;
+    if (s->sub == OMG_SUB_DRAW) {
+        int k = (int)es_rng_u32_below(rng, (uint32_t)es_bits128_count(s->deck));
+        return MV(OMG_M_DRAW, es_bits128_select(s->deck, k));
+    }
+    es_move out[OMG_MAX_CHANCE];
+    double prob[OMG_MAX_CHANCE];
+    int n = omg_chance_outcomes(g, vs, out, prob);   /* all other nodes are uniform */
+    return n ? out[es_rng_u32_below(rng, (uint32_t)n)] : 0;
+}
+
+/* ---------------------------------------------------------------- apply */
+
+static void run(const es_game *g, omg_state *s);
+
+static void apply_draw(const es_game *g, omg_state *s, int c) {
+    int p = s->draw_player;
+    if (s->draw_dest == OMG_D_MARKET) {
+        put(s, c, s->draw_player == 1 ? OMG_L_MARKET1 : OMG_L_MARKET2, all_seen(g));
+        if (DATA(g)->card[c].sun) s->row_suns++;
+        return;
+    }
+    int knows = s->draw_dest == OMG_D_HAND ? BIT(p) : 0;
+    /* whoever did not see this draw no longer knows where the other deck cards are */
+    for (int x = 0; x < OMG_NCARDS; x++)
+        if (s->loc[x] == OMG_L_DECK) s->seen[x] &= (uint8_t)knows;
+    if (s->draw_dest == OMG_D_HAND) {
+        put(s, c, OMG_L_HAND + p, BIT(p));
+    } else {
+        put(s, c, OMG_L_GOOD + p * OMG_SLOTS + s->draw_slot, 0);
+        s->row_suns++;
+    }
+    s->draw_left--;
+}
+
+static void apply_take(const es_game *g, omg_state *s, int c) {
+    int p = s->take_player;
+    int k = (s->loc[c] - OMG_L_GOOD) % OMG_SLOTS;
+    if (s->take_dest_slot == NONE8)
+        put(s, c, OMG_L_DISCARD, all_seen(g));
+    else
+        put(s, c, OMG_L_GOOD + p * OMG_SLOTS + s->take_dest_slot, s->seen[c]);
+    s->take_left[k]--;
+}
+
+static void apply_produce(const es_game *g, omg_state *s, int p, int k, int omit) {
+    const omg_data *d = DATA(g);
+    int need[OMG_NRES + 1];
+    int by_worker = k == s->worker_slot[p];
+    production_need(d, s, p, k, 0, by_worker && !s->worker_exact[p], omit, need);
+    s->tried[p] |= (uint16_t)BIT(k);
+    s->sub = OMG_SUB_SUPPLY;
+    s->sup_slot = (uint8_t)k;
+    s->sup_any = slot_building(d, s, p, k)->input_any != 0;
+    for (int r = 0; r <= OMG_NRES; r++) s->sup_need[r] = (uint8_t)need[r];
+    s->sup_goods = by_worker && s->worker_exact[p] ? 2 : 1;
+    s->sup_last = NONE8;
+}
+
+static void apply_supply(const es_game *g, omg_state *s, int p, int c) {
+    const omg_data *d = DATA(g);
+    int r = s->sup_any ? 0 : d->card[c].resource;
+    put(s, c, OMG_L_DISCARD, all_seen(g));
+    s->sup_need[r]--;
+    s->sup_last = s->sup_need[r] || s->sup_any ? (uint8_t)c : NONE8;
+    (void)p;
+}
+
+static void apply_chain(const es_game *g, omg_state *s, int p, es_move m) {
+    int k = MV_ARG(m, 5, 4), in[2] = {MV_ARG(m, 9, 7), MV_ARG(m, 16, 7)};
+    uint8_t counts[OMG_SLOTS] = {0};
+    for (int i = 0; i < 2; i++)
+        if (in[i] != CH_NONE && in[i] < CH_GOOD) put(s, in[i], OMG_L_GOOD + p * OMG_SLOTS + k, all_seen(g));
+    int goods[2], ng = 0;
+    for (int i = 0; i < 2; i++)
+        if (in[i] != CH_NONE && in[i] >= CH_GOOD) goods[ng++] = in[i];
+    s->chain_in1 = ng == 2 ? (uint8_t)goods[1] : CH_NONE;
+    if (ng) {
+        counts[goods[0] - CH_GOOD] = 1;
+        start_take(s, p, counts, k, TAKE_AFTER_CHAIN);
+    }
+}
+
+static void omg_apply_one(const es_game *g, omg_state *s, es_move m) {
+    const omg_data *d = DATA(g);
+    int p = s->actor;
+    switch (MV_TYPE(m)) {
+    case OMG_M_DRAW:
+        apply_draw(g, s, MV_ARG(m, 5, 7));
+        break;
+    case OMG_M_TAKE:
+        apply_take(g, s, MV_ARG(m, 5, 7));
+        break;
+    case OMG_M_CHARBURNER:
+        s->charburner[s->idx++] = (int8_t)MV_ARG(m, 5, 2);
+        break;
+    case OMG_M_DISPLAY:
+        s->asst_owner[MV_ARG(m, 5, 3)] = -1;
+        break;
+    case OMG_M_SIDE:
+        s->asst_side[s->idx++] = (uint8_t)MV_ARG(m, 5, 1);
+        break;
+    case OMG_M_START:
+        s->start = (uint8_t)MV_ARG(m, 5, 2);
+        s->stage = OMG_ST_DEAL;
+        s->idx = 0;
+        break;
+    case OMG_M_REDRAW: {
+        int c = MV_ARG(m, 5, 7);
+        if (c == 127) {
+            s->idx++;
+        } else if (c == 126) {
+            s->pending[p][0] = s->hand[p][0];
+            s->pending[p][1] = s->hand[p][1];
+            s->idx++;
+        } else {
+            es_bits128_set(s->pending[p], c);
+        }
+        break;
+    }
+    case OMG_M_HALVE:
+        es_bits128_set(s->pending[p], MV_ARG(m, 5, 7));
+        s->exhaust_left--;
+        break;
+    case OMG_M_MOVE: {
+        int a = MV_ARG(m, 5, 3), k = MV_ARG(m, 8, 4);
+        if (k == 15) {
+            finish_p2_commit_step(s);
+        } else {
+            s->pend_move[a] = (int8_t)k;
+            start_pay(g, s, p, OMG_MOVE_COST, OMG_PAY_MOVE, a);
+        }
+        break;
+    }
+    case OMG_M_WORKER:
+        s->pend_worker[p] = (int8_t)MV_ARG(m, 5, 4);
+        s->pend_exact[p] = (uint8_t)MV_ARG(m, 9, 1);
+        s->p2_step = 2;
+        break;
+    case OMG_M_ASIDE: {
+        int c = MV_ARG(m, 5, 7);
+        s->pend_aside[p] = (int8_t)(c == 127 ? -1 : c);
+        s->p2_step = 3;
+        break;
+    }
+    case OMG_M_PAY: {
+        int k = MV_ARG(m, 5, 5), j = s->pay_slot;
+        int v = slot_value(d, s, s->pay_player, j);
+        s->pay_counts[j] = (uint8_t)k;
+        s->pay_total = (uint8_t)(s->pay_total + k * v);
+        if (k && v < s->pay_min) s->pay_min = (uint8_t)v;
+        s->pay_slot++;
+        if (s->pay_total >= s->pay_cost) after_pay(g, s);
+        break;
+    }
+    case OMG_M_PRODUCE:
+        apply_produce(g, s, p, MV_ARG(m, 5, 4), MV_ARG(m, 9, 3));
+        break;
+    case OMG_M_SUPPLY:
+        apply_supply(g, s, p, MV_ARG(m, 5, 7));
+        break;
+    case OMG_M_CHAIN:
+        apply_chain(g, s, p, m);
+        break;
+    case OMG_M_END_PRODUCTION:
+        s->stage = OMG_ST_P4_BUILD;
+        break;
+    case OMG_M_BUILD:
+        start_pay(g, s, p, d->card[s->aside[p]].cost, OMG_PAY_BUILD, 0);
+        break;
+    case OMG_M_HIRE: {
+        int a = MV_ARG(m, 5, 3), k = MV_ARG(m, 8, 4);
+        start_pay(g, s, p, d->asst_cost[a][s->asst_side[a]], OMG_PAY_HIRE, a << 4 | k);
+        break;
+    }
+    case OMG_M_PASS:
+        return_aside(g, s, p);
+        next_p4_player(g, s);
+        break;
+    case OMG_M_END_CHAINS:
+        s->idx++;
+        break;
+    default:
+        break;
+    }
+    /* a payment that completes at once (cost 0) */
+    if (s->sub == OMG_SUB_PAY && s->pay_total >= s->pay_cost) after_pay(g, s);
+}
+
+/* Advance through deterministic steps and forced decisions to the next real node. */
+static void run(const es_game *g, omg_state *s) {
+    es_move moves[OMG_MAX_MOVES];
+    for (int guard = 0; guard < 100000; guard++) {
+        if (step(g, s)) continue;
+        if (s->actor >= 0 && omg_legal_moves_raw(g, s, moves) == 1) {
+            omg_apply_one(g, s, moves[0]);
+            continue;
+        }
+        return;
+    }
+}
+
+static void omg_apply(const es_game *g, void *vs, es_move m) {
+    omg_state *s = (omg_state *)vs;
+    omg_apply_one(g, s, m);
+    run(g, s);
+}
+
+static int omg_legal_moves(const es_game *g, const void *vs, es_move *out) {
+    return omg_legal_moves_raw(g, (const omg_state *)vs, out);
+}
+
+/* ---------------------------------------------------------------- setup */
+
+static void omg_init(const es_game *g, void *vs) {
+    omg_state *s = (omg_state *)vs;
+    memset(s->slot_card, -1, sizeof s->slot_card);
+    memset(s->charburner, -1, sizeof s->charburner);
+    memset(s->asst_owner, -2, sizeof s->asst_owner);
+    memset(s->asst_slot, -1, sizeof s->asst_slot);
+    memset(s->worker_slot, -1, sizeof s->worker_slot);
+    memset(s->aside, -1, sizeof s->aside);
+    memset(s->pend_move, -1, sizeof s->pend_move);
+    memset(s->pend_worker, -1, sizeof s->pend_worker);
+    memset(s->pend_aside, -1, sizeof s->pend_aside);
+    for (int p = 0; p < g->players; p++) s->n_slots[p] = 1;
+    for (int c = 0; c < OMG_NCARDS; c++) {
+        s->loc[c] = OMG_L_DECK;
+        s->seen[c] = (uint8_t)all_seen(g);   /* every card starts in the draw pile */
+        es_bits128_set(s->deck, c);
+    }
+    s->stage = OMG_ST_CHARBURNER;
+    s->chain_in1 = CH_NONE;
+    s->actor = -1;
+    run(g, s);
+}
+
+static int table_error(char *err, size_t errlen, const char *msg, int where) {
+    if (err && errlen) snprintf(err, errlen, "oh_my_goods data table: %s (at %d)", msg, where);
+    return ES_ERR_ARG;
+}
+
+static void read_name(const int32_t *t, char *out) {
+    for (int i = 0; i < 6; i++)
+        for (int b = 0; b < 4; b++) out[4 * i + b] = (char)(((uint32_t)t[i] >> (8 * b)) & 0xFF);
+    out[OMG_NAME - 1] = 0;
+}
+
+#define NEED(cond, msg, at) \
+    do { if (!(cond)) { free(d); return table_error(err, errlen, msg, (int)(at)); } } while (0)
+
+static int read_chain(omg_building *b, const int32_t *t, int n_goods) {
+    if (!IN(t[0], 0, 2)) return 0;
+    b->chain_n = (uint8_t)t[0];
+    int resources = 0;
+    for (int i = 0; i < b->chain_n; i++) {
+        int code = t[1 + i];
+        if (!(IN(code, 1, OMG_NRES) || IN(code, 16, 16 + n_goods - 1))) return 0;
+        resources += code < 16;
+        b->chain[i] = (uint8_t)code;
+    }
+    return resources < 2;   /* two hand-card inputs per use are not supported */
+}
+
+static int omg_observation_size(const es_game *g);
+static int observe_impl(const es_game *g, const omg_state *s, int viewer, float *out);
+
+static int omg_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t errlen) {
+    omg_data *d = (omg_data *)calloc(1, sizeof *d);
+    if (!d) return table_error(err, errlen, "out of memory", 0);
+    NEED(len >= 3 && t[0] == OMG_TABLE_VERSION, "unknown table version", 0);
+    NEED(t[1] == OMG_NCARDS, "the deck must have 94 cards", 1);
+    d->n_goods = t[2];
+    NEED(IN(d->n_goods, 1, OMG_MAXGOODS), "goods must be 1..24", 2);
+    size_t want = 3 + (size_t)d->n_goods + OMG_NCB * 10 + OMG_NCARDS * 15 + OMG_NASSIST * 2 * 8 +
+                  (OMG_NCARDS + OMG_NCB + OMG_NASSIST) * 6;
+    NEED(len == want, "length does not match its counts", len);
+    const int32_t *x = t + 3;
+    for (int i = 0; i < d->n_goods; i++, x++) {
+        NEED(IN(*x, 1, 15), "good value 1..15", x - t);
+        d->good_value[i] = *x;
+    }
+    for (int c = 0; c < OMG_NCB; c++, x += 10) {
+        omg_building *b = &d->cb[c];
+        for (int r = 1; r <= OMG_NRES; r++) {
+            NEED(IN(x[r - 1], 0, 7), "Charburner input 0..7", x - t);
+            b->input[r] = (uint8_t)x[r - 1];
+        }
+        NEED(IN(x[5], 0, 15), "Charburner VP", x - t);
+        b->vp = (uint8_t)x[5];
+        b->office = -1;
+        NEED(IN(x[6], 0, d->n_goods - 1), "Charburner good", x - t);
+        b->output = (int8_t)x[6];
+        NEED(read_chain(b, x + 7, d->n_goods), "Charburner chain", x - t);
+    }
+    for (int c = 0; c < OMG_NCARDS; c++, x += 15) {
+        omg_building *b = &d->card[c];
+        NEED(IN(x[0], 1, OMG_NRES) && IN(x[1], 0, 1) && IN(x[2], 0, 31) && IN(x[3], 0, 15) && IN(x[4], -1, OMG_NRES),
+             "card values", x - t);
+        b->resource = (uint8_t)x[0], b->sun = (uint8_t)x[1], b->cost = (uint8_t)x[2], b->vp = (uint8_t)x[3];
+        b->office = (int8_t)x[4];
+        int sum = 0;
+        for (int r = 1; r <= OMG_NRES; r++) {
+            NEED(IN(x[4 + r], 0, 7), "card input 0..7", x - t);
+            b->input[r] = (uint8_t)x[4 + r];
+            sum += b->input[r];
+        }
+        NEED(IN(x[10], 0, 15), "input_any 0..15", x - t);
+        b->input_any = (uint8_t)x[10];
+        NEED(IN(x[11], -1, d->n_goods - 1) && (x[11] < 0) == (b->office >= 0), "card output", x - t);
+        b->output = (int8_t)x[11];
+        NEED(b->office >= 0 || (sum > 0) != (b->input_any > 0), "a producing card needs one kind of input", x - t);
+        NEED(read_chain(b, x + 12, d->n_goods) && (b->office < 0 || b->chain_n == 0), "card chain", x - t);
+        d->res_cards[b->resource][c >> 6] |= 1ull << (c & 63);
+    }
+    for (int a = 0; a < OMG_NASSIST; a++)
+        for (int side = 0; side < 2; side++, x += 8) {
+            NEED(IN(x[0], 0, 31) && IN(x[1], 0, 15), "assistant cost or VP", x - t);
+            d->asst_cost[a][side] = (uint8_t)x[0];
+            d->asst_vp[a][side] = (uint8_t)x[1];
+            for (int c = 0; c < OMG_NCOLOURS; c++) {
+                NEED(IN(x[2 + c], 0, 9), "assistant requirement 0..9", x - t);
+                d->asst_req[a][side][c] = (uint8_t)x[2 + c];
+            }
+        }
+    for (int c = 0; c < OMG_NCARDS; c++, x += 6) read_name(x, d->card_id[c]);
+    for (int c = 0; c < OMG_NCB; c++, x += 6) read_name(x, d->cb_id[c]);
+    for (int a = 0; a < OMG_NASSIST; a++, x += 6) read_name(x, d->asst_id[a]);
+
+    const int32_t *o = g->options;
+    NEED(IN(o[OMG_OPT_START_PLAYER], -1, g->players - 1), "option start_player", 0);
+    for (int i = OMG_OPT_FULL_ROUND; i <= OMG_OPT_WORKER_LEAVES; i++) NEED(IN(o[i], 0, 1), "boolean option", i);
+    NEED(IN(o[OMG_OPT_ROUND_CAP], 1, 100), "option round_cap", 0);
+    g->data = d;
+
+    omg_state probe;
+    float obs[8192];
+    memset(&probe, 0, sizeof probe);
+    omg_init(g, &probe);
+    if (omg_observation_size(g) > (int)(sizeof obs / sizeof obs[0]) ||
+        observe_impl(g, &probe, 0, obs) != omg_observation_size(g)) {
+        free(d);
+        g->data = NULL;
+        return table_error(err, errlen, "internal error: observation size", 0);
+    }
+    return ES_OK;
+}
+
+static void omg_teardown(es_game *g) {
+    free(g->data);
+    g->data = NULL;
+}
+
+/* ---------------------------------------------------------------- results */
+
+static int score(const omg_data *d, const omg_state *s, int p) {
+    if (s->charburner[p] < 0) return 0;
+    int vp = d->cb[s->charburner[p]].vp;
+    for (int k = 1; k < s->n_slots[p]; k++) vp += d->card[s->slot_card[p][k]].vp;
+    for (int a = 0; a < OMG_NASSIST; a++)
+        if (s->asst_owner[a] == p) vp += d->asst_vp[a][s->asst_side[a]];
+    return vp + gold(d, s, p) / OMG_GOLD_PER_VP;
+}
+
+static void omg_scores(const es_game *g, const void *vs, double *out) {
+    const omg_state *s = (const omg_state *)vs;
+    for (int p = 0; p < g->players; p++) out[p] = s->charburner[p] >= 0 ? score(DATA(g), s, p) : 0;
+}
+
+/* Most VP; then more gold left after conversion (G mod 5); else shared (spec 8, OMG-A25). */
+static void omg_returns(const es_game *g, const void *vs, double *out) {
+    const omg_state *s = (const omg_state *)vs;
+    int n = g->players, best = -1, key[OMG_MAXP], winners = 0;
+    for (int p = 0; p < n; p++) {
+        out[p] = 0;
+        if (s->charburner[p] < 0) return;
+        key[p] = score(DATA(g), s, p) * 8 + gold(DATA(g), s, p) % OMG_GOLD_PER_VP;
+        if (key[p] > best) best = key[p];
+    }
+    if (s->stage != OMG_ST_OVER) return;
+    for (int p = 0; p < n; p++) winners += key[p] == best;
+    for (int p = 0; p < n; p++)
+        if (key[p] == best) out[p] = 1.0 / winners;
+}
+
+/* ---------------------------------------------------------------- knowledge */
+
+/* Pending commitments of `p` (hidden from everyone else until the reveal). */
+static int committing(const omg_state *s) {
+    return s->stage == OMG_ST_P1_COMMIT || s->stage == OMG_ST_P2_COMMIT || s->sub == OMG_SUB_EXHAUST;
+}
+
+static void clear_pending(omg_state *s, int p) {
+    s->pending[p][0] = s->pending[p][1] = 0;
+    for (int a = 0; a < OMG_NASSIST; a++)
+        if (s->asst_owner[a] == p) s->pend_move[a] = -1;
+    s->pend_worker[p] = -1;
+    s->pend_exact[p] = 0;
+    s->pend_aside[p] = -1;
+    memset(s->reserved[p], 0, OMG_SLOTS);
+}
+
+/* Has p already committed (fully) in the current simultaneous step? */
+static int has_committed(const es_game *g, const omg_state *s, int p) {
+    int i = (p - s->start + g->players) % g->players;
+    int at = s->sub == OMG_SUB_EXHAUST ? s->exhaust_idx : s->idx;
+    return i < at;
+}
+
+/* The state as `viewer` sees it: unseen cards and others' pending commitments blanked out.
+ * Counts of cards per place stay (hand sizes, goods per slot, draw-pile size). */
+static void omg_redact(const es_game *g, const void *vs, int viewer, void *vout) {
+    omg_state *s = (omg_state *)vout;
+    memcpy(s, vs, sizeof *s);
+    for (int c = 0; c < OMG_NCARDS; c++) {
+        if ((s->seen[c] >> viewer) & 1) continue;
+        int l = s->loc[c];
+        if (l == OMG_L_DECK) es_bits128_clear(s->deck, c);
+        else if (l >= OMG_L_HAND && l < OMG_L_HAND + OMG_MAXP) es_bits128_clear(s->hand[l - OMG_L_HAND], c);
+        s->loc[c] = 255;   /* "somewhere hidden" */
+        s->seen[c] = 0;
+    }
+    for (int p = 0; p < g->players; p++) {
+        if (p == viewer) continue;
+        s->pending[p][0] = s->pending[p][1] = 0;
+        if (committing(s)) {
+            for (int a = 0; a < OMG_NASSIST; a++)
+                if (s->asst_owner[a] == p) s->pend_move[a] = -1;
+            s->pend_worker[p] = -1;
+            s->pend_exact[p] = 0;
+            memset(s->reserved[p], 0, OMG_SLOTS);
+        }
+        s->pend_aside[p] = -1;
+        if (s->aside[p] >= 0 && !((s->seen[s->aside[p]] >> viewer) & 1)) s->aside[p] = 127;   /* present */
+    }
+    /* progress of another player's commitment (how many cards chosen) is hidden too */
+    if (s->sub == OMG_SUB_EXHAUST && s->actor != viewer) s->exhaust_left = 0;
+    if (s->actor >= 0 && s->actor != viewer && committing(s)) {
+        s->p2_asst = s->p2_step = 0;
+        if (s->sub == OMG_SUB_PAY) {
+            s->sub = OMG_SUB_NONE;
+            s->pay_for = s->pay_arg = s->pay_cost = s->pay_total = s->pay_min = s->pay_slot = s->pay_player = 0;
+            memset(s->pay_counts, 0, sizeof s->pay_counts);
+        }
+    }
+}
+
+/* Public facts about hidden cards that a resampled world must keep: an opponent half-way
+ * through supplying a production still holds the cards it needs, and a card being paid for
+ * has the cost being paid. */
+static int consistent(const es_game *g, const omg_state *s, int observer) {
+    const omg_data *d = DATA(g);
+    int a = s->actor;
+    if (a < 0 || a == observer) return 1;
+    if (s->sub == OMG_SUB_SUPPLY) {
+        if (s->sup_any) return hand_size(s, a) >= s->sup_need[0];
+        for (int r = 1; r <= OMG_NRES; r++)
+            if (hand_of_resource(d, s, a, r) < s->sup_need[r]) return 0;
+    }
+    if (s->sub == OMG_SUB_PAY && s->pay_for == OMG_PAY_BUILD && s->aside[a] >= 0)
+        return d->card[s->aside[a]].cost == s->pay_cost;
+    return 1;
+}
+
+/* Deal the cards `observer` has not seen uniformly back into the places they occupy. */
+static void shuffle_unseen(omg_state *s, int observer, es_rng *rng, const int *cards, const int *locs,
+                           const int *seens, int n) {
+    int deal[OMG_NCARDS];
+    memcpy(deal, cards, sizeof(int) * n);
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)es_rng_u32_below(rng, (uint32_t)(i + 1));
+        int t = deal[i];
+        deal[i] = deal[j];
+        deal[j] = t;
+    }
+    for (int i = 0; i < n; i++) {
+        s->loc[deal[i]] = (uint8_t)locs[i];
+        s->seen[deal[i]] = (uint8_t)seens[i];
+    }
+    memset(s->deck, 0, sizeof s->deck);
+    memset(s->hand, 0, sizeof s->hand);
+    for (int c = 0; c < OMG_NCARDS; c++) {
+        int l = s->loc[c];
+        if (l == OMG_L_DECK) es_bits128_set(s->deck, c);
+        else if (l >= OMG_L_HAND && l < OMG_L_HAND + OMG_MAXP) es_bits128_set(s->hand[l - OMG_L_HAND], c);
+        else if (l >= OMG_L_ASIDE && l < OMG_L_ASIDE + OMG_MAXP) s->aside[l - OMG_L_ASIDE] = (int8_t)c;
+    }
+    (void)observer;
+}
+
+static int random_hand_card(const omg_state *s, int p, const uint64_t excluded[2], es_rng *rng) {
+    uint64_t free_cards[2] = {s->hand[p][0] & ~excluded[0], s->hand[p][1] & ~excluded[1]};
+    int k = es_bits128_count(free_cards);
+    return k ? es_bits128_select(free_cards, (int)es_rng_u32_below(rng, (uint32_t)k)) : -1;
+}
+
+/* Resample what `observer` does not know (spec 6): the cards they have not seen are dealt
+ * uniformly (among deals keeping the public facts above) back into the places they occupy,
+ * and commitments other players have made but not revealed are replaced by uniformly random
+ * legal ones. */
+static void omg_determinize(const es_game *g, void *vs, int observer, es_rng *rng) {
+    omg_state *s = (omg_state *)vs;
+    int cards[OMG_NCARDS], locs[OMG_NCARDS], seens[OMG_NCARDS], n = 0, pend_count[OMG_MAXP];
+    for (int p = 0; p < g->players; p++) pend_count[p] = es_bits128_count(s->pending[p]);
+    for (int c = 0; c < OMG_NCARDS; c++)
+        if (!((s->seen[c] >> observer) & 1)) {
+            cards[n] = c;
+            locs[n] = s->loc[c];
+            seens[n] = s->seen[c];
+            n++;
+        }
+    omg_state trial;
+    for (int attempt = 0; attempt < 10000; attempt++) {   /* rejection: uniform among consistent deals */
+        memcpy(&trial, s, sizeof trial);
+        shuffle_unseen(&trial, observer, rng, cards, locs, seens, n);
+        if (consistent(g, &trial, observer)) break;
+    }
+    if (!consistent(g, &trial, observer)) return;   /* cannot happen: the true deal is consistent */
+    memcpy(s, &trial, sizeof *s);
+    if (s->sub == OMG_SUB_SUPPLY && s->actor != observer) s->sup_last = NONE8;   /* canonical order restarts */
+    /* a set-aside card not yet built is some card of its owner's (resampled) hand */
+    for (int p = 0; p < g->players; p++)
+        if (p != observer && s->pend_aside[p] >= 0) s->pend_aside[p] = (int8_t)random_hand_card(s, p, s->pending[p], rng);
+    if (!committing(s)) return;
+    /* other players' unrevealed commitments: replay them with uniformly random choices */
+    int a0 = s->actor;
+    if (a0 >= 0 && a0 != observer) {   /* the actor's choices so far are hidden: start it over */
+        int halving = s->sub == OMG_SUB_EXHAUST;
+        clear_pending(s, a0);
+        s->p2_step = s->p2_asst = 0;
+        if (s->sub == OMG_SUB_PAY) s->sub = OMG_SUB_NONE;
+        if (halving) s->exhaust_left = NONE8;
+        pend_count[a0] = 0;
+        run(g, s);
+    }
+    for (int p = 0; p < g->players; p++) {
+        if (p == observer || !has_committed(g, s, p)) continue;
+        if (s->stage == OMG_ST_P1_COMMIT || s->sub == OMG_SUB_EXHAUST) {
+            /* a redraw or halve choice: a random subset of the new hand (halving: same size) */
+            int h = hand_size(s, p), want;
+            s->pending[p][0] = s->pending[p][1] = 0;
+            if (s->sub == OMG_SUB_EXHAUST) {
+                want = pend_count[p];
+            } else if (g->options[OMG_OPT_ALL_OR_NOTHING]) {
+                want = es_rng_u32_below(rng, 2) ? h : 0;
+            } else {
+                want = 0;
+                for (int i = 0; i < h; i++) want += (int)es_rng_u32_below(rng, 2);
+            }
+            for (int k = 0; k < want; k++) es_bits128_set(s->pending[p], random_hand_card(s, p, s->pending[p], rng));
+        } else {
+            /* phase II: replay p's planning in a scratch state with random choices */
+            omg_state t;
+            es_move moves[OMG_MAX_MOVES];
+            int turn = (p - s->start + g->players) % g->players;
+            memcpy(&t, s, sizeof t);
+            clear_pending(&t, p);
+            t.idx = (uint8_t)turn;
+            t.p2_step = t.p2_asst = 0;
+            t.sub = OMG_SUB_NONE;
+            for (int guard = 0; guard < 1000; guard++) {
+                if (step(g, &t)) continue;
+                if (t.actor != p || t.idx != turn || t.stage != OMG_ST_P2_COMMIT) break;
+                int k = omg_legal_moves_raw(g, &t, moves);
+                if (k <= 0) break;
+                omg_apply_one(g, &t, moves[es_rng_u32_below(rng, (uint32_t)k)]);
+            }
+            for (int a = 0; a < OMG_NASSIST; a++)
+                if (s->asst_owner[a] == p) s->pend_move[a] = t.pend_move[a];
+            s->pend_worker[p] = t.pend_worker[p];
+            s->pend_exact[p] = t.pend_exact[p];
+            s->pend_aside[p] = t.pend_aside[p];
+            memcpy(s->reserved[p], t.reserved[p], OMG_SLOTS);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- validation */
+
+#define BAD(msg) do { if (err && errlen) snprintf(err, errlen, "invalid oh_my_goods state: %s", msg); return ES_ERR_FORMAT; } while (0)
+
+static int omg_validate(const es_game *g, const void *vs, char *err, size_t errlen) {
+    const omg_state *s = (const omg_state *)vs;
+    const omg_data *d = DATA(g);
+    int n = g->players, all = all_seen(g);
+    if (!IN(s->stage, OMG_ST_CHARBURNER, OMG_ST_OVER) || s->sub > OMG_SUB_SUPPLY) BAD("unknown stage");
+    if (s->reserved_bytes[0] || s->reserved_bytes[1]) BAD("reserved bytes are not zero");
+    if (s->start >= n || !IN(s->actor, -1, n - 1)) BAD("player out of range");
+    if (s->round > g->options[OMG_OPT_ROUND_CAP]) BAD("round out of range");
+    /* cards: the masks agree with the locations, and each location is a real place */
+    uint64_t deck[2] = {0, 0}, discard[2] = {0, 0}, market[2] = {0, 0}, hand[OMG_MAXP][2];
+    uint8_t goods[OMG_MAXP][OMG_SLOTS];
+    memset(hand, 0, sizeof hand);
+    memset(goods, 0, sizeof goods);
+    for (int c = 0; c < OMG_NCARDS; c++) {
+        int l = s->loc[c];
+        if (s->seen[c] & ~all) BAD("knowledge of an unused seat");
+        if (l == OMG_L_DECK) es_bits128_set(deck, c);
+        else if (l == OMG_L_DISCARD) es_bits128_set(discard, c);
+        else if (l == OMG_L_MARKET1 || l == OMG_L_MARKET2) es_bits128_set(market, c);
+        else if (IN(l, OMG_L_HAND, OMG_L_HAND + n - 1)) es_bits128_set(hand[l - OMG_L_HAND], c);
+        else if (IN(l, OMG_L_ASIDE, OMG_L_ASIDE + n - 1)) {
+            if (s->aside[l - OMG_L_ASIDE] != c) BAD("set-aside card bookkeeping");
+        } else if (IN(l, OMG_L_BUILT, OMG_L_BUILT + n - 1)) {
+            int p = l - OMG_L_BUILT, found = 0;
+            for (int k = 1; k < s->n_slots[p]; k++) found += s->slot_card[p][k] == c;
+            if (found != 1) BAD("built card not in a slot");
+        } else if (l >= OMG_L_GOOD && l < OMG_L_GOOD + n * OMG_SLOTS) {
+            int p = (l - OMG_L_GOOD) / OMG_SLOTS, k = (l - OMG_L_GOOD) % OMG_SLOTS;
+            if (k >= s->n_slots[p] || !producing(d, s, p, k)) BAD("good on a missing or non-producing slot");
+            goods[p][k]++;
+        } else {
+            BAD("card in an unknown place");
+        }
+        int public_place = l == OMG_L_DISCARD || l == OMG_L_MARKET1 || l == OMG_L_MARKET2 || IN(l, OMG_L_BUILT, OMG_L_BUILT + 3);
+        if (public_place && s->seen[c] != all) BAD("a public card is not known to all");
+        if (IN(l, OMG_L_HAND, OMG_L_HAND + 3) && s->seen[c] != BIT(l - OMG_L_HAND)) BAD("hand knowledge");
+        if (IN(l, OMG_L_ASIDE, OMG_L_ASIDE + 3) && s->seen[c] != BIT(l - OMG_L_ASIDE)) BAD("set-aside knowledge");
+    }
+    if (memcmp(deck, s->deck, sizeof deck) || memcmp(discard, s->discard, sizeof discard) ||
+        memcmp(market, s->market, sizeof market) || memcmp(hand, s->hand, sizeof hand))
+        BAD("card sets do not match the card locations");
+    if (memcmp(goods, s->goods_n, sizeof goods)) BAD("goods counts do not match the cards");
+    for (int p = 0; p < n; p++) {
+        if (s->pending[p][0] & ~s->hand[p][0] || s->pending[p][1] & ~s->hand[p][1]) BAD("pending cards not in hand");
+        if (!IN(s->n_slots[p], 1, OMG_SLOTS)) BAD("slot count");
+        for (int k = 0; k < OMG_SLOTS; k++) {
+            int c = s->slot_card[p][k];
+            if (k == 0 || k >= s->n_slots[p] ? c != -1 : !IN(c, 0, OMG_NCARDS - 1) || s->loc[c] != OMG_L_BUILT + p)
+                BAD("slot card");
+            if (s->reserved[p][k] > s->goods_n[p][k]) BAD("reserved goods");
+        }
+        if ((s->stage != OMG_ST_CHARBURNER || p < s->idx) != (s->charburner[p] >= 0)) BAD("Charburner dealt out of order");
+        if (!IN(s->charburner[p], -1, OMG_NCB - 1)) BAD("Charburner index");
+        for (int q = 0; q < p; q++)
+            if (s->charburner[p] >= 0 && s->charburner[p] == s->charburner[q]) BAD("Charburner dealt twice");
+        if (!IN(s->worker_slot[p], -1, s->n_slots[p] - 1) || s->worker_exact[p] > 1) BAD("worker");
+        if (s->worker_slot[p] >= 0 && !producing(d, s, p, s->worker_slot[p])) BAD("worker on an office");
+        if (!IN(s->pend_worker[p], -1, s->n_slots[p] - 1) || s->pend_exact[p] > 1) BAD("pending worker");
+        if (s->pend_worker[p] >= 0 && !producing(d, s, p, s->pend_worker[p])) BAD("pending worker on an office");
+        if (s->aside[p] != -1 && (!IN(s->aside[p], 0, OMG_NCARDS - 1) || s->loc[s->aside[p]] != OMG_L_ASIDE + p)) BAD("set-aside card");
+        if (s->pend_aside[p] != -1 && (!IN(s->pend_aside[p], 0, OMG_NCARDS - 1) || !es_bits128_test(s->hand[p], s->pend_aside[p])))
+            BAD("pending set-aside card");
+        if (s->produced[p] & ~s->tried[p] || s->tried[p] >> s->n_slots[p]) BAD("production marks");
+        if (assistants_of(s, p) > OMG_MAX_ASSISTANTS) BAD("more than 2 assistants");
+        if (s->extra_cards[p] > 2 + OMG_NCARDS || (s->stage >= OMG_ST_P1_COMMIT && s->extra_cards[p] < 2)) BAD("cards to deal");
+    }
+    for (int p = n; p < OMG_MAXP; p++)
+        if (s->hand[p][0] || s->hand[p][1] || s->pending[p][0] || s->pending[p][1] || s->n_slots[p] || s->charburner[p] != -1)
+            BAD("data in an unused seat");
+    uint32_t used_slots[OMG_MAXP] = {0};
+    for (int a = 0; a < OMG_NASSIST; a++) {
+        int o = s->asst_owner[a];
+        if (!IN(o, -3, n - 1) || s->asst_side[a] > 1) BAD("assistant");
+        if (o >= 0) {
+            int k = s->asst_slot[a];
+            if (!IN(k, 0, s->n_slots[o] - 1) || !producing(d, s, o, k) || ((used_slots[o] >> k) & 1)) BAD("assistant slot");
+            used_slots[o] |= BIT(k);
+            if (s->pend_move[a] != -1 && (!IN(s->pend_move[a], 0, s->n_slots[o] - 1) || !producing(d, s, o, s->pend_move[a])))
+                BAD("pending assistant move");
+        } else if (s->asst_slot[a] != -1 || s->pend_move[a] != -1) {
+            BAD("assistant not owned has a slot");
+        }
+    }
+    for (int p = 0; p < n; p++) {
+        /* only a worker who has finished producing may share its slot with a new assistant */
+        int turn = (p - s->start + n) % n;
+        int done = (s->stage == OMG_ST_P4_PRODUCE || s->stage == OMG_ST_P4_BUILD) &&
+                   (turn < s->idx || (turn == s->idx && s->stage == OMG_ST_P4_BUILD && s->sub != OMG_SUB_SUPPLY));
+        if (s->worker_slot[p] >= 0 && ((used_slots[p] >> s->worker_slot[p]) & 1) && !done)
+            BAD("worker and assistant on one slot");
+    }
+    /* the node itself must be well-formed: its generators read these fields as indices */
+    if (s->sub == OMG_SUB_PAY) {
+        if (s->pay_player >= n || s->pay_slot >= s->n_slots[s->pay_player] || s->pay_total >= s->pay_cost ||
+            s->pay_min > INF_VALUE || !IN(s->pay_for, OMG_PAY_MOVE, OMG_PAY_HIRE))
+            BAD("payment");
+        if (s->pay_for == OMG_PAY_BUILD && s->aside[s->pay_player] < 0) BAD("build payment without a card");
+        if (s->pay_for == OMG_PAY_HIRE && ((s->pay_arg >> 4) >= OMG_NASSIST || (s->pay_arg & 15) >= s->n_slots[s->pay_player])) BAD("hire payment");
+        if (s->pay_for == OMG_PAY_MOVE && s->pay_arg >= OMG_NASSIST) BAD("move payment");
+    }
+    if (s->sub == OMG_SUB_TAKE) {
+        if (s->take_player >= n || (s->take_dest_slot != NONE8 && s->take_dest_slot >= s->n_slots[s->take_player])) BAD("take");
+        for (int k = 0; k < OMG_SLOTS; k++)
+            if (s->take_left[k] > s->goods_n[s->take_player][k]) BAD("take more goods than the slot holds");
+        if (!IN(s->take_after, TAKE_AFTER_BUILD, TAKE_AFTER_CHAIN)) BAD("take continuation");
+        if (s->take_after == TAKE_AFTER_BUILD && s->aside[s->take_player] < 0) BAD("build without a card");
+        if (s->take_after == TAKE_AFTER_HIRE && ((s->pay_arg >> 4) >= OMG_NASSIST || (s->pay_arg & 15) >= s->n_slots[s->take_player])) BAD("hire");
+    }
+    if (s->chain_in1 != CH_NONE && (s->chain_in1 < CH_GOOD || s->chain_in1 - CH_GOOD >= OMG_SLOTS)) BAD("chain input");
+    if (s->sub == OMG_SUB_SUPPLY) {
+        if (s->stage != OMG_ST_P4_PRODUCE || s->sup_slot >= s->n_slots[order(g, s, s->idx)] || s->sup_any > 1 ||
+            !IN(s->sup_goods, 1, 2) || (s->sup_last != NONE8 && s->sup_last >= OMG_NCARDS))
+            BAD("supply");
+        for (int r = 0; r <= OMG_NRES; r++) if (s->sup_need[r] > 15) BAD("supply need");
+    }
+    if (s->sub == OMG_SUB_DRAW || s->sub == OMG_SUB_EXHAUST) {
+        if (!IN(s->draw_dest, OMG_D_HAND, OMG_D_GOOD) || s->draw_player >= (s->draw_dest == OMG_D_MARKET ? 3 : n) ||
+            (s->draw_dest == OMG_D_GOOD && s->draw_slot >= s->n_slots[s->draw_player]) ||
+            (s->draw_dest == OMG_D_MARKET && s->draw_player < 1) || s->row_suns > 2)
+            BAD("draw");
+        if (s->draw_dest == OMG_D_GOOD && !producing(d, s, s->draw_player, s->draw_slot)) BAD("goods drawn onto an office");
+    }
+    if (s->sub == OMG_SUB_EXHAUST && (s->exhaust_idx > n)) BAD("exhaustion");
+    if (s->idx > (s->stage == OMG_ST_SIDE ? OMG_NASSIST : 2 * n)) BAD("turn index");
+    if (s->stage == OMG_ST_P2_COMMIT && (s->p2_step > 3 || s->p2_asst > OMG_NASSIST)) BAD("planning step");
+    if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 0 && s->p2_asst < OMG_NASSIST && s->idx < n &&
+        s->asst_owner[s->p2_asst] >= 0 && s->asst_owner[s->p2_asst] != order(g, s, s->idx))
+        BAD("planning another player's assistant");
+    /* the actor must be the one the flow says */
+    omg_state t;
+    memcpy(&t, s, sizeof t);
+    int expected_node = !step(g, &t);
+    if (!expected_node) BAD("state is between nodes");
+    if (t.actor != s->actor) BAD("wrong player to act");
+    return ES_OK;
+}
+
+/* ---------------------------------------------------------------- observation */
+
+static int omg_observation_size(const es_game *g) {
+    int n = g->players;
+    return OMG_NCARDS * (6 + 2 * n) + n * (4 + 3 * OMG_SLOTS + 2) + OMG_NASSIST * (n + 4) + OMG_NSTAGES + 6 + 2 * n + 6;
+}
+
+static int observe_impl(const es_game *g, const omg_state *real, int viewer, float *out) {
+    const omg_data *d = DATA(g);
+    omg_state view;
+    omg_redact(g, real, viewer, &view);
+    const omg_state *s = &view;
+    int n = g->players, i = 0;
+#define PUT(x) (out[i++] = (float)(x))
+    for (int c = 0; c < OMG_NCARDS; c++) {
+        int l = s->loc[c];
+        PUT(l == OMG_L_HAND + viewer);
+        PUT(l == OMG_L_ASIDE + viewer || s->pend_aside[viewer] == c);
+        PUT(l == OMG_L_MARKET1 || l == OMG_L_MARKET2);
+        PUT(l == OMG_L_DISCARD);
+        PUT(l == OMG_L_DECK);
+        PUT(es_bits128_test(s->pending[viewer], c));
+        for (int r = 0; r < n; r++) {
+            int q = (viewer + r) % n;
+            PUT(l == OMG_L_BUILT + q);
+            PUT(l >= OMG_L_GOOD + q * OMG_SLOTS && l < OMG_L_GOOD + (q + 1) * OMG_SLOTS);
+        }
+    }
+    for (int r = 0; r < n; r++) {
+        int q = (viewer + r) % n;
+        int hidden_hand = 0;
+        for (int c = 0; c < OMG_NCARDS; c++) hidden_hand += real->loc[c] == OMG_L_HAND + q;
+        PUT(hidden_hand / 10.0);
+        PUT(s->aside[q] >= 0);
+        PUT(gold(d, real, q) / 20.0);
+        PUT(score(d, real, q) / 30.0);
+        for (int k = 0; k < OMG_SLOTS; k++) {
+            PUT(real->goods_n[q][k] / 10.0);
+            PUT(s->worker_slot[q] == k ? (s->worker_exact[q] ? 1.0 : 0.5) : 0.0);
+            PUT(((s->produced[q] >> k) & 1) + ((s->tried[q] >> k) & 1) * 0.5);
+        }
+        PUT(s->n_slots[q] / 10.0);
+        PUT(assistants_of(s, q) / 2.0);
+    }
+    for (int a = 0; a < OMG_NASSIST; a++) {
+        for (int r = 0; r < n; r++) PUT(s->asst_owner[a] == (viewer + r) % n);
+        PUT(s->asst_owner[a] == -1);
+        PUT(s->asst_side[a]);
+        PUT((s->asst_slot[a] + 1) / 10.0);
+        PUT((asst_at(s, a, s->asst_owner[a] == viewer) + 1) / 10.0);
+    }
+    for (int st = 1; st <= OMG_NSTAGES; st++) PUT(s->stage == st);
+    PUT(s->sub / 5.0);
+    PUT(s->round / 20.0);
+    PUT(es_bits128_count(real->deck) / 94.0);
+    PUT(es_bits128_count(real->discard) / 94.0);
+    PUT(s->end_triggered);
+    PUT(s->final_full);
+    for (int r = 0; r < n; r++) PUT(s->actor == (viewer + r) % n);
+    for (int r = 0; r < n; r++) PUT(s->start == (viewer + r) % n);
+    PUT((s->pend_worker[viewer] + 1) / 10.0);
+    PUT(s->pend_exact[viewer]);
+    PUT(s->p2_step / 3.0);
+    PUT(s->pay_total / 20.0);
+    PUT(s->pay_cost / 20.0);
+    PUT(s->row_suns / 2.0);
+#undef PUT
+    return i;
+}
+
+static void omg_observe(const es_game *g, const void *vs, int player, float *out) {
+    observe_impl(g, (const omg_state *)vs, player, out);
+}
+
+/* ---------------------------------------------------------------- text */
+
+static const char *const RES_NAME[OMG_NRES + 1] = {"any", "grain", "wood", "clay", "stone", "wool"};
+
+static void chain_input_text(const omg_data *d, es_text *t, int in) {
+    if (in == CH_NONE) return;
+    if (in >= CH_GOOD) es_text_add(t, " slot%d", in - CH_GOOD);
+    else if (in < OMG_NCARDS) es_text_add(t, " %s", d->card_id[in]);
+    else es_text_add(t, " ?");
+}
+
+static const char *card_name(const omg_data *d, int c) { return c < OMG_NCARDS ? d->card_id[c] : "?"; }
+
+static int omg_move_to_str(const es_game *g, const void *vs, es_move m, char *buf, size_t cap) {
+    const omg_data *d = DATA(g);
+    (void)vs;
+    es_text t = es_text_make(buf, cap);
+    int c = MV_ARG(m, 5, 7);
+    switch (MV_TYPE(m)) {
+    case OMG_M_REDRAW:
+        if (c == 127) es_text_add(&t, "redraw done");
+        else if (c == 126) es_text_add(&t, "redraw all");
+        else es_text_add(&t, "redraw %s", card_name(d, c));
+        break;
+    case OMG_M_HALVE: es_text_add(&t, "halve %s", card_name(d, c)); break;
+    case OMG_M_MOVE:
+        if (MV_ARG(m, 8, 4) == 15) es_text_add(&t, "keep %s", d->asst_id[MV_ARG(m, 5, 3)]);
+        else es_text_add(&t, "move %s slot%d", d->asst_id[MV_ARG(m, 5, 3)], MV_ARG(m, 8, 4));
+        break;
+    case OMG_M_WORKER: es_text_add(&t, "worker slot%d %s", MV_ARG(m, 5, 4), MV_ARG(m, 9, 1) ? "exact" : "short"); break;
+    case OMG_M_ASIDE:
+        if (c == 127) es_text_add(&t, "aside none");
+        else es_text_add(&t, "aside %s", card_name(d, c));
+        break;
+    case OMG_M_PAY: es_text_add(&t, "pay %d", MV_ARG(m, 5, 5)); break;
+    case OMG_M_PRODUCE:
+        es_text_add(&t, "produce slot%d", MV_ARG(m, 5, 4));
+        if (MV_ARG(m, 9, 3)) es_text_add(&t, " omit %s", RES_NAME[MV_ARG(m, 9, 3) % (OMG_NRES + 1)]);
+        break;
+    case OMG_M_SUPPLY: es_text_add(&t, "supply %s", card_name(d, c)); break;
+    case OMG_M_CHAIN:
+        es_text_add(&t, "chain slot%d", MV_ARG(m, 5, 4));
+        chain_input_text(d, &t, MV_ARG(m, 9, 7));
+        chain_input_text(d, &t, MV_ARG(m, 16, 7));
+        break;
+    case OMG_M_END_PRODUCTION: es_text_add(&t, "end production"); break;
+    case OMG_M_BUILD: es_text_add(&t, "build"); break;
+    case OMG_M_HIRE: es_text_add(&t, "hire %s slot%d", d->asst_id[MV_ARG(m, 5, 3)], MV_ARG(m, 8, 4)); break;
+    case OMG_M_PASS: es_text_add(&t, "pass"); break;
+    case OMG_M_END_CHAINS: es_text_add(&t, "end chains"); break;
+    case OMG_M_DRAW: es_text_add(&t, "draw %s", card_name(d, c)); break;
+    case OMG_M_TAKE: es_text_add(&t, "take %s", card_name(d, c)); break;
+    case OMG_M_CHARBURNER: es_text_add(&t, "charburner %s", d->cb_id[MV_ARG(m, 5, 2)]); break;
+    case OMG_M_DISPLAY: es_text_add(&t, "display %s", d->asst_id[MV_ARG(m, 5, 3)]); break;
+    case OMG_M_SIDE: es_text_add(&t, "side %d", MV_ARG(m, 5, 1)); break;
+    case OMG_M_START: es_text_add(&t, "start P%d", MV_ARG(m, 5, 2)); break;
+    default: es_text_add(&t, "invalid move %d", (int)m);
+    }
+    return es_text_result(&t);
+}
+
+static const char *const STAGE_NAME[OMG_NSTAGES + 1] = {
+    "?", "charburners", "assistant display", "assistant sides", "start player", "deal",
+    "phase I redraw", "phase I draws", "sunrise", "phase II planning", "phase II reveal",
+    "sunset", "production", "build or hire", "final round", "game over"};
+
+static int omg_render(const es_game *g, const void *vs, char *buf, size_t cap) {
+    const omg_state *s = (const omg_state *)vs;
+    const omg_data *d = DATA(g);
+    es_text t = es_text_make(buf, cap);
+    es_text_add(&t, "Oh My Goods!, %d players, round %d, %s", g->players, s->round, STAGE_NAME[s->stage % (OMG_NSTAGES + 1)]);
+    if (s->actor >= 0) es_text_add(&t, " (P%d to act)", s->actor);
+    es_text_add(&t, "\nmarket:");
+    for (int c = 0; c < OMG_NCARDS; c++)
+        if (s->loc[c] == OMG_L_MARKET1 || s->loc[c] == OMG_L_MARKET2)
+            es_text_add(&t, " %s(%s%s)", d->card_id[c], RES_NAME[d->card[c].resource], d->card[c].sun ? "*" : "");
+    es_text_add(&t, "\ndraw pile %d, discard %d\n", es_bits128_count(s->deck), es_bits128_count(s->discard));
+    for (int p = 0; p < g->players; p++) {
+        es_text_add(&t, "P%d%s vp %d gold %d hand %d:", p, s->start == p ? "*" : " ", s->charburner[p] >= 0 ? score(d, s, p) : 0,
+                    gold(d, s, p), hand_size(s, p));
+        for (int c = 0; c < OMG_NCARDS; c++)
+            if (s->loc[c] == OMG_L_HAND + p) es_text_add(&t, " %s", d->card_id[c]);
+        es_text_add(&t, "\n   buildings:");
+        for (int k = 0; k < s->n_slots[p]; k++) {
+            if (k == 0) es_text_add(&t, " [0 %s", s->charburner[p] >= 0 ? d->cb_id[s->charburner[p]] : "-");
+            else es_text_add(&t, " [%d %s", k, d->card_id[s->slot_card[p][k]]);
+            es_text_add(&t, " x%d", s->goods_n[p][k]);
+            if (s->worker_slot[p] == k) es_text_add(&t, " worker-%s", s->worker_exact[p] ? "exact" : "short");
+            for (int a = 0; a < OMG_NASSIST; a++)
+                if (s->asst_owner[a] == p && s->asst_slot[a] == k) es_text_add(&t, " %s", d->asst_id[a]);
+            es_text_add(&t, "]");
+        }
+        es_text_add(&t, "\n");
+    }
+    es_text_add(&t, "assistants on display:");
+    for (int a = 0; a < OMG_NASSIST; a++)
+        if (s->asst_owner[a] == -1) es_text_add(&t, " %s(side %d)", d->asst_id[a], s->asst_side[a]);
+    es_text_add(&t, "\n");
+    return es_text_result(&t);
+}
+
+/* ---------------------------------------------------------------- reflection and definition */
+
+#define F1(name, type) {#name, offsetof(omg_state, name), type, 1, 0}
+#define FA(name, type, n) {#name, offsetof(omg_state, name), type, n, 0}
+#define F2(name, type, a, b) {#name, offsetof(omg_state, name), type, a, b}
+
+static const es_field_desc omg_fields[] = {
+    FA(deck, ES_U64, 2), FA(discard, ES_U64, 2), FA(market, ES_U64, 2),
+    F2(hand, ES_U64, OMG_MAXP, 2), F2(pending, ES_U64, OMG_MAXP, 2),
+    FA(produced, ES_U16, OMG_MAXP), FA(tried, ES_U16, OMG_MAXP),
+    FA(loc, ES_U8, OMG_NCARDS), FA(seen, ES_U8, OMG_NCARDS),
+    F2(goods_n, ES_U8, OMG_MAXP, OMG_SLOTS), F2(slot_card, ES_I8, OMG_MAXP, OMG_SLOTS),
+    FA(n_slots, ES_U8, OMG_MAXP), FA(charburner, ES_I8, OMG_MAXP),
+    FA(asst_owner, ES_I8, OMG_NASSIST), FA(asst_side, ES_U8, OMG_NASSIST), FA(asst_slot, ES_I8, OMG_NASSIST),
+    FA(worker_slot, ES_I8, OMG_MAXP), FA(worker_exact, ES_U8, OMG_MAXP), FA(aside, ES_I8, OMG_MAXP),
+    FA(pend_move, ES_I8, OMG_NASSIST), FA(pend_worker, ES_I8, OMG_MAXP), FA(pend_exact, ES_U8, OMG_MAXP),
+    FA(pend_aside, ES_I8, OMG_MAXP), F2(reserved, ES_U8, OMG_MAXP, OMG_SLOTS),
+    F1(stage, ES_U8), F1(sub, ES_U8), F1(round, ES_U8), F1(start, ES_U8), F1(actor, ES_I8), F1(idx, ES_U8),
+    F1(p2_step, ES_U8), F1(p2_asst, ES_U8), F1(end_triggered, ES_U8), F1(final_full, ES_U8),
+    FA(extra_cards, ES_U8, OMG_MAXP), FA(redraw_n, ES_U8, OMG_MAXP),
+    F1(draw_dest, ES_U8), F1(draw_player, ES_U8), F1(draw_slot, ES_U8), F1(draw_left, ES_U8),
+    F1(row_suns, ES_U8), F1(draw_after_exhaust, ES_U8), F1(exhaust_idx, ES_U8), F1(exhaust_left, ES_U8),
+    F1(pay_for, ES_U8), F1(pay_arg, ES_U8), F1(pay_cost, ES_U8), F1(pay_total, ES_U8), F1(pay_min, ES_U8),
+    F1(pay_slot, ES_U8), F1(pay_player, ES_U8), F1(pay_slot2, ES_U8), FA(pay_counts, ES_U8, OMG_SLOTS),
+    FA(take_left, ES_U8, OMG_SLOTS), F1(take_player, ES_U8), F1(take_dest_slot, ES_U8), F1(take_slot, ES_U8),
+    F1(take_after, ES_U8), F1(sup_slot, ES_U8), F1(sup_any, ES_U8), F1(sup_goods, ES_U8), F1(sup_last, ES_U8),
+    FA(sup_need, ES_U8, OMG_NRES + 1), F1(chain_in1, ES_U8), FA(reserved_bytes, ES_U8, 2),
+};
+
+static const int32_t omg_default_options[OMG_NOPTIONS] = {-1, 0, 0, 0, 1, 60};
+
+const es_game_def es_oh_my_goods_def = {
+    .name = "oh_my_goods",
+    .min_players = 2,
+    .max_players = OMG_MAXP,
+    .state_size = sizeof(omg_state),
+    .max_moves = OMG_MAX_MOVES,
+    .max_chance_outcomes = OMG_MAX_CHANCE,
+    .n_options = OMG_NOPTIONS,
+    .default_options = omg_default_options,
+    .setup = omg_setup,
+    .teardown = omg_teardown,
+    .observation_size = omg_observation_size,
+    .init = omg_init,
+    .current_player = omg_current_player,
+    .legal_moves = omg_legal_moves,
+    .chance_outcomes = omg_chance_outcomes,
+    .sample_chance = omg_sample_chance,
+    .apply = omg_apply,
+    .scores = omg_scores,
+    .returns = omg_returns,
+    .determinize = omg_determinize,
+    .validate = omg_validate,
+    .observe = omg_observe,
+    .move_to_str = omg_move_to_str,
+    .render = omg_render,
+    .redact = omg_redact,
+    .fields = omg_fields,
+    .n_fields = (int)(sizeof omg_fields / sizeof omg_fields[0]),
+};

@@ -1,0 +1,95 @@
+"""Oh My Goods!'s Python glue: options (the spec's flags, section 9.6) and data loading."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from . import oh_my_goods_data
+from .oh_my_goods_data import OmgData
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+
+
+@dataclass(frozen=True)
+class OmgOptions:
+    """Switches for the spec's open questions; the defaults follow the Hungarian rulebook."""
+
+    #: None: the start player is a chance node; an int fixes the seat (OMG-A33).
+    start_player: int | None = None
+    #: OMG-A1: "chains_only" (this rulebook) or "full_round" (2nd edition).
+    final_round: str = "chains_only"
+    #: OMG-A2: "any" number of cards, or "all_or_nothing" (2nd edition).
+    phase1_redraw: str = "any"
+    #: OMG-A12: several extra-card offices give 2 + k cards instead of 3.
+    office_extra_card_stacks: bool = False
+    #: OMG-A18: a newly hired assistant may go where the worker produced this round.
+    worker_leaves_after_production: bool = True
+    #: OMG-A37: engine-only cap; the game is scored after this many rounds.
+    round_cap: int = 60
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_CHOICES = {"final_round": ("chains_only", "full_round"), "phase1_redraw": ("any", "all_or_nothing")}
+
+
+def parse_options(options: dict[str, Any] | None, players: int) -> OmgOptions:
+    if options is None:
+        return OmgOptions()
+    if isinstance(options, OmgOptions):
+        return options
+    if not isinstance(options, dict):
+        raise ValueError(f"oh_my_goods options must be a dict, got {type(options).__name__}")
+    known = {f.name for f in fields(OmgOptions)}
+    unknown = set(options) - known
+    if unknown:
+        raise ValueError(f"unknown oh_my_goods option(s) {', '.join(sorted(unknown))}; valid: {', '.join(sorted(known))}")
+    o = OmgOptions(**options)
+    sp = o.start_player
+    if sp is not None and (isinstance(sp, bool) or not isinstance(sp, int) or not 0 <= sp < players):
+        raise ValueError(f"oh_my_goods option start_player must be None or a seat 0..{players - 1}, got {sp!r}")
+    for key, allowed in _CHOICES.items():
+        if getattr(o, key) not in allowed:
+            raise ValueError(f"oh_my_goods option {key} must be one of {', '.join(allowed)}, got {getattr(o, key)!r}")
+    for key in ("office_extra_card_stacks", "worker_leaves_after_production"):
+        if not isinstance(getattr(o, key), bool):
+            raise ValueError(f"oh_my_goods option {key} must be true or false, got {getattr(o, key)!r}")
+    if isinstance(o.round_cap, bool) or not isinstance(o.round_cap, int) or not 1 <= o.round_cap <= 100:
+        raise ValueError(f"oh_my_goods option round_cap must be an integer 1..100, got {o.round_cap!r}")
+    return o
+
+
+def load_data(path: str | Path | None, options: OmgOptions) -> OmgData:
+    return oh_my_goods_data.load(path)
+
+
+def table(data: OmgData) -> list[int]:
+    return oh_my_goods_data.to_table(data)
+
+
+#: Order of the int32 option array (csrc/games/oh_my_goods.h, OMG_OPT_*).
+def option_array(o: OmgOptions) -> list[int]:
+    return [
+        -1 if o.start_player is None else o.start_player,
+        int(o.final_round == "full_round"),
+        int(o.phase1_redraw == "all_or_nothing"),
+        int(o.office_extra_card_stacks),
+        int(o.worker_leaves_after_production),
+        o.round_cap,
+    ]
+
+
+def reference(data: OmgData, players: int, options: OmgOptions):
+    from ..reference.oh_my_goods import OmgReference
+
+    return OmgReference(data, players, options)
+
+
+def reference_playout(ref, rng):
+    from ..reference.oh_my_goods import random_playout
+
+    return random_playout(ref, rng)
