@@ -9,6 +9,7 @@
 #include "oh_my_goods.h"
 #include "../core/bitset.h"
 #include "../core/rng.h"
+#include "../core/table.h"
 #include "../core/text.h"
 
 _Static_assert(sizeof(omg_state) % 8 == 0, "state must be a multiple of 8 bytes");
@@ -1100,12 +1101,6 @@ static int table_error(char *err, size_t errlen, const char *msg, int where) {
     return ES_ERR_ARG;
 }
 
-static void read_name(const int32_t *t, char *out) {
-    for (int i = 0; i < 6; i++)
-        for (int b = 0; b < 4; b++) out[4 * i + b] = (char)(((uint32_t)t[i] >> (8 * b)) & 0xFF);
-    out[OMG_NAME - 1] = 0;
-}
-
 #define NEED(cond, msg, at) \
     do { if (!(cond)) { free(d); return table_error(err, errlen, msg, (int)(at)); } } while (0)
 
@@ -1133,7 +1128,7 @@ static int omg_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t
     d->n_goods = t[2];
     NEED(IN(d->n_goods, 1, OMG_MAXGOODS), "goods must be 1..24", 2);
     size_t want = 3 + (size_t)d->n_goods + OMG_NCB * 10 + OMG_NCARDS * 15 + OMG_NASSIST * 2 * 8 +
-                  (OMG_NCARDS + OMG_NCB + OMG_NASSIST) * 6;
+                  (OMG_NCARDS + OMG_NCB + OMG_NASSIST) * ES_NAME_INTS;
     NEED(len == want, "length does not match its counts", len);
     const int32_t *x = t + 3;
     for (int i = 0; i < d->n_goods; i++, x++) {
@@ -1183,9 +1178,9 @@ static int omg_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t
                 d->asst_req[a][side][c] = (uint8_t)x[2 + c];
             }
         }
-    for (int c = 0; c < OMG_NCARDS; c++, x += 6) read_name(x, d->card_id[c]);
-    for (int c = 0; c < OMG_NCB; c++, x += 6) read_name(x, d->cb_id[c]);
-    for (int a = 0; a < OMG_NASSIST; a++, x += 6) read_name(x, d->asst_id[a]);
+    for (int c = 0; c < OMG_NCARDS; c++, x += ES_NAME_INTS) es_read_name(x, d->card_id[c]);
+    for (int c = 0; c < OMG_NCB; c++, x += ES_NAME_INTS) es_read_name(x, d->cb_id[c]);
+    for (int a = 0; a < OMG_NASSIST; a++, x += ES_NAME_INTS) es_read_name(x, d->asst_id[a]);
 
     const int32_t *o = g->options;
     NEED(IN(o[OMG_OPT_START_PLAYER], -1, g->players - 1), "option start_player", 0);
@@ -1753,9 +1748,9 @@ static int omg_render(const es_game *g, const void *vs, char *buf, size_t cap) {
 
 /* ---------------------------------------------------------------- reflection and definition */
 
-#define F1(name, type) {#name, offsetof(omg_state, name), type, 1, 0}
-#define FA(name, type, n) {#name, offsetof(omg_state, name), type, n, 0}
-#define F2(name, type, a, b) {#name, offsetof(omg_state, name), type, a, b}
+#define F1(name, type) ES_FIELD(omg_state, name, type)
+#define FA(name, type, n) ES_ARRAY(omg_state, name, type, n)
+#define F2(name, type, a, b) ES_ARRAY2(omg_state, name, type, a, b)
 
 static const es_field_desc omg_fields[] = {
     FA(deck, ES_U64, 2), FA(discard, ES_U64, 2), FA(market, ES_U64, 2),

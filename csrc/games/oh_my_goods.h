@@ -4,6 +4,7 @@
 #define ES_GAMES_OH_MY_GOODS_H
 #include <stdint.h>
 #include "eurosearch.h"
+#include "../core/table.h"
 
 #define OMG_MAXP 4
 #define OMG_NCARDS 94          /* deck cards (rulebook) */
@@ -13,7 +14,6 @@
 #define OMG_MAXGOODS 24        /* kinds of goods */
 #define OMG_NRES 5             /* resources 1..5: grain, wood, clay, stone, wool */
 #define OMG_NCOLOURS 6         /* resource colours + the Charburner's */
-#define OMG_NAME 24
 #define OMG_MAX_MOVES 2048
 #define OMG_MAX_CHANCE 96
 #define OMG_BUILDINGS_END 8    /* the 8th building triggers the end (rulebook) */
@@ -55,7 +55,7 @@ typedef struct omg_data {
     omg_building cb[OMG_NCB];
     omg_building card[OMG_NCARDS];
     uint8_t asst_cost[OMG_NASSIST][2], asst_vp[OMG_NASSIST][2], asst_req[OMG_NASSIST][2][OMG_NCOLOURS];
-    char card_id[OMG_NCARDS][OMG_NAME], cb_id[OMG_NCB][OMG_NAME], asst_id[OMG_NASSIST][OMG_NAME];
+    char card_id[OMG_NCARDS][ES_NAME_BYTES], cb_id[OMG_NCB][ES_NAME_BYTES], asst_id[OMG_NASSIST][ES_NAME_BYTES];
     uint64_t res_cards[OMG_NRES + 1][2];   /* deck cards of each resource */
 } omg_data;
 

@@ -11,6 +11,7 @@
 #include "../core/dice.h"
 #include "../core/multiset.h"
 #include "../core/rng.h"
+#include "../core/table.h"
 #include "../core/text.h"
 
 _Static_assert(sizeof(vienna_state) % 8 == 0, "state must be a multiple of 8 bytes");
@@ -806,12 +807,6 @@ static int table_error(char *err, size_t errlen, const char *msg, int where) {
     return ES_ERR_ARG;
 }
 
-static void read_name(const int32_t *t, char *out) {
-    for (int i = 0; i < VI_NAME_INTS; i++)
-        for (int b = 0; b < 4; b++) out[4 * i + b] = (char)(((uint32_t)t[i] >> (8 * b)) & 0xFF);
-    out[VI_NAME - 1] = 0;
-}
-
 #define NEED(cond, msg, at) \
     do { if (!(cond)) { free(d); return table_error(err, errlen, msg, (int)(at)); } } while (0)
 #define IN(v, lo, hi) ((v) >= (lo) && (v) <= (hi))
@@ -829,7 +824,7 @@ static int vi_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
     NEED(d->n_start >= g->players, "fewer starting cards than players", 2);
     NEED(IN(d->n_ptypes, 1, VI_MAX_PTYPES), "person types must be 1..44", 3);
     size_t want = VI_TABLE_HEAD + (size_t)d->F * VI_TABLE_FIELD + (size_t)(d->n_start + d->n_ptypes) * 4 +
-                  (size_t)(d->F + d->n_start + d->n_ptypes) * VI_NAME_INTS;
+                  (size_t)(d->F + d->n_start + d->n_ptypes) * ES_NAME_INTS;
     NEED(len == want, "length does not match its counts", len);
     for (int i = 4; i < VI_TABLE_HEAD; i++) NEED(IN(t[i], 0, 24), "value out of range", i);
     for (int n = 3; n <= 5; n++) d->start_vp[n] = t[4 + n - 3];
@@ -883,9 +878,9 @@ static int vi_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
         for (int k = 0; k < 3; k++) d->psym[p][k] = (uint8_t)ct[1 + k];
     }
     NEED(copies == VI_DECK, "the person cards must number 44", ct - t);
-    for (int i = 0; i < d->F; i++, ct += VI_NAME_INTS) read_name(ct, d->field[i].id);
-    for (int c = 0; c < d->n_start; c++, ct += VI_NAME_INTS) read_name(ct, d->start_id[c]);
-    for (int p = 0; p < d->n_ptypes; p++, ct += VI_NAME_INTS) read_name(ct, d->person_id[p]);
+    for (int i = 0; i < d->F; i++, ct += ES_NAME_INTS) es_read_name(ct, d->field[i].id);
+    for (int c = 0; c < d->n_start; c++, ct += ES_NAME_INTS) es_read_name(ct, d->start_id[c]);
+    for (int p = 0; p < d->n_ptypes; p++, ct += ES_NAME_INTS) es_read_name(ct, d->person_id[p]);
 
     const int32_t *o = g->options;
     NEED(IN(o[VI_OPT_START_PLAYER], -1, g->players - 1), "option start_player", 0);
@@ -1343,9 +1338,9 @@ static int vi_render(const es_game *g, const void *vs, char *buf, size_t cap) {
 
 /* ---------------------------------------------------------------- reflection and table */
 
-#define F1(name, type) {#name, offsetof(vienna_state, name), type, 1, 0}
-#define FA(name, type, n) {#name, offsetof(vienna_state, name), type, n, 0}
-#define F2(name, type, a, b) {#name, offsetof(vienna_state, name), type, a, b}
+#define F1(name, type) ES_FIELD(vienna_state, name, type)
+#define FA(name, type, n) ES_ARRAY(vienna_state, name, type, n)
+#define F2(name, type, a, b) ES_ARRAY2(vienna_state, name, type, a, b)
 
 static const es_field_desc vienna_fields[] = {
     F1(display, ES_U64), F1(blocked, ES_U32), FA(vp, ES_U16, VI_MAXP), FA(coins, ES_U16, VI_MAXP),

@@ -4,6 +4,7 @@
 #define ES_GAMES_VIENNA_H
 #include <stdint.h>
 #include "eurosearch.h"
+#include "../core/table.h"
 
 #define VI_MAXP 5
 #define VI_MAX_STREET 30
@@ -51,14 +52,12 @@ enum {
 #define VI_TABLE_VERSION 1
 #define VI_TABLE_HEAD 17
 #define VI_TABLE_FIELD 13
-#define VI_NAME 24
-#define VI_NAME_INTS 6
 
 typedef struct vi_field {
     uint8_t kind, pair, vp, coins, pay, cost, choose_one, steal_one, steal_two, vp_per_special;
     int8_t card, symbol;
     uint16_t accept;   /* bit t: accepts total t (1..12) */
-    char id[VI_NAME];  /* the data file's id, used in text moves */
+    char id[ES_NAME_BYTES];  /* the data file's id, used in text moves */
 } vi_field;
 
 typedef struct vienna_data {
@@ -72,8 +71,8 @@ typedef struct vienna_data {
     uint8_t start_sym[VI_MAX_START][3];
     uint8_t copies[VI_MAX_PTYPES];
     uint8_t psym[VI_MAX_PTYPES][3];
-    char start_id[VI_MAX_START][VI_NAME];
-    char person_id[VI_MAX_PTYPES][VI_NAME];
+    char start_id[VI_MAX_START][ES_NAME_BYTES];
+    char person_id[VI_MAX_PTYPES][ES_NAME_BYTES];
     /* derived */
     uint32_t street_mask;            /* bits 0..F-1 */
     uint32_t fields_for_total[13];   /* street fields accepting total t (numeric fields) */

@@ -72,7 +72,31 @@ def bench_game(name: str, players: int | None = None, seconds: float = 2.0, seed
         "game": name, "players": g.players, **res,
         "ratio_native_reference": res["native"]["decisions_per_s"] / base,
         "ratio_python_driven_reference": res["python_driven"]["decisions_per_s"] / base,
+        "determinize_us": determinize_cost_us(g, seed),
     }
+
+
+def determinize_cost_us(g: Any, seed: int, states: int = 200, calls: int = 20) -> float:
+    """Mean microseconds of one State.determinize call (Python call included), over states
+    sampled along random games, for the player to move."""
+    rng = random.Random(seed)
+    sample = []
+    s = g.initial_state()
+    while len(sample) < states:
+        if s.is_terminal():
+            s = g.initial_state()
+        cp = s.current_player
+        if cp == CHANCE:
+            s.apply(s.sample_chance(rng.getrandbits(64)))
+            continue
+        if rng.random() < 0.2:
+            sample.append((s.clone(), cp))
+        s.apply(rng.choice(s.legal_moves()))
+    start = time.perf_counter()
+    for st, p in sample:
+        for k in range(calls):
+            st.determinize(p, k)
+    return (time.perf_counter() - start) / (len(sample) * calls) * 1e6
 
 
 def machine() -> str:
@@ -102,4 +126,5 @@ def format_report(report: dict[str, Any]) -> str:
             m = r[key]
             lines.append(f"{r['game']:<12} {r['players']:>7} {key:<14} {m['games_per_s']:>10.1f} "
                          f"{m['decisions_per_s']:>13,.0f} {m['decisions_per_s'] / base:>12.1f}")
+        lines.append(f"{r['game']:<12} {r['players']:>7} determinize: {r['determinize_us']:.2f} us per call")
     return "\n".join(lines)

@@ -34,27 +34,22 @@ class GameSpec:
     reference_playout: Callable[[Any, Any], tuple[list[float], int]]
 
 
+def _spec(name: str, module: Any) -> GameSpec:
+    """A registry entry from a game module's standard names."""
+    return GameSpec(
+        name=name,
+        min_players=module.MIN_PLAYERS,
+        max_players=module.MAX_PLAYERS,
+        load_data=module.load_data,
+        parse_options=module.parse_options,
+        table=module.table,
+        option_array=module.option_array,
+        reference=module.reference,
+        reference_playout=module.reference_playout,
+    )
+
+
 GAMES: dict[str, GameSpec] = {
-    "oh_my_goods": GameSpec(
-        name="oh_my_goods",
-        min_players=oh_my_goods.MIN_PLAYERS,
-        max_players=oh_my_goods.MAX_PLAYERS,
-        load_data=oh_my_goods.load_data,
-        parse_options=oh_my_goods.parse_options,
-        table=oh_my_goods.table,
-        option_array=oh_my_goods.option_array,
-        reference=oh_my_goods.reference,
-        reference_playout=oh_my_goods.reference_playout,
-    ),
-    "vienna": GameSpec(
-        name="vienna",
-        min_players=vienna.MIN_PLAYERS,
-        max_players=vienna.MAX_PLAYERS,
-        load_data=vienna.load_data,
-        parse_options=vienna.parse_options,
-        table=vienna.table,
-        option_array=vienna.option_array,
-        reference=vienna.reference,
-        reference_playout=vienna.reference_playout,
-    ),
+    "oh_my_goods": _spec("oh_my_goods", oh_my_goods),
+    "vienna": _spec("vienna", vienna),
 }

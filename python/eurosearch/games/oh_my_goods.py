@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from . import oh_my_goods_data
+from .options import parse_options as parse
 from .oh_my_goods_data import OmgData
 
 MIN_PLAYERS = 2
@@ -34,33 +35,13 @@ class OmgOptions:
         return asdict(self)
 
 
-_CHOICES = {"final_round": ("chains_only", "full_round"), "phase1_redraw": ("any", "all_or_nothing")}
-
-
 def parse_options(options: dict[str, Any] | None, players: int) -> OmgOptions:
-    if options is None:
-        return OmgOptions()
-    if isinstance(options, OmgOptions):
-        return options
-    if not isinstance(options, dict):
-        raise ValueError(f"oh_my_goods options must be a dict, got {type(options).__name__}")
-    known = {f.name for f in fields(OmgOptions)}
-    unknown = set(options) - known
-    if unknown:
-        raise ValueError(f"unknown oh_my_goods option(s) {', '.join(sorted(unknown))}; valid: {', '.join(sorted(known))}")
-    o = OmgOptions(**options)
-    sp = o.start_player
-    if sp is not None and (isinstance(sp, bool) or not isinstance(sp, int) or not 0 <= sp < players):
-        raise ValueError(f"oh_my_goods option start_player must be None or a seat 0..{players - 1}, got {sp!r}")
-    for key, allowed in _CHOICES.items():
-        if getattr(o, key) not in allowed:
-            raise ValueError(f"oh_my_goods option {key} must be one of {', '.join(allowed)}, got {getattr(o, key)!r}")
-    for key in ("office_extra_card_stacks", "worker_leaves_after_production"):
-        if not isinstance(getattr(o, key), bool):
-            raise ValueError(f"oh_my_goods option {key} must be true or false, got {getattr(o, key)!r}")
-    if isinstance(o.round_cap, bool) or not isinstance(o.round_cap, int) or not 1 <= o.round_cap <= 100:
-        raise ValueError(f"oh_my_goods option round_cap must be an integer 1..100, got {o.round_cap!r}")
-    return o
+    """Build options from a user dict; unknown keys or bad values raise ValueError."""
+    return parse(
+        "oh_my_goods", OmgOptions, options, players,
+        choices={"final_round": ("chains_only", "full_round"), "phase1_redraw": ("any", "all_or_nothing")},
+        int_ranges={"round_cap": (1, 100)},
+    )
 
 
 def load_data(path: str | Path | None, options: OmgOptions) -> OmgData:

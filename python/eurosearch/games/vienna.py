@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from . import vienna_data
+from .options import parse_options as parse
 from .vienna_data import ViennaData
 
 MIN_PLAYERS = 3
@@ -34,34 +35,13 @@ class ViennaOptions:
         return asdict(self)
 
 
-_CHOICES = {"carriage": ("last", "furthest"), "side": ("day", "night")}
-
-
 def parse_options(options: dict[str, Any] | None, players: int) -> ViennaOptions:
     """Build options from a user dict; unknown keys or bad values raise ValueError."""
-    if options is None:
-        return ViennaOptions()
-    if isinstance(options, ViennaOptions):
-        return options
-    if not isinstance(options, dict):
-        raise ValueError(f"vienna options must be a dict, got {type(options).__name__}")
-    known = {f.name for f in fields(ViennaOptions)}
-    unknown = set(options) - known
-    if unknown:
-        raise ValueError(f"unknown vienna option(s) {', '.join(sorted(unknown))}; valid: {', '.join(sorted(known))}")
-    o = ViennaOptions(**options)
-    sp = o.start_player
-    if sp is not None and (isinstance(sp, bool) or not isinstance(sp, int) or not 0 <= sp < players):
-        raise ValueError(f"vienna option start_player must be None or a seat 0..{players - 1}, got {sp!r}")
-    for key, allowed in _CHOICES.items():
-        if getattr(o, key) not in allowed:
-            raise ValueError(f"vienna option {key} must be one of {', '.join(allowed)}, got {getattr(o, key)!r}")
-    for key in ("modify_every_turn", "person_optional"):
-        if not isinstance(getattr(o, key), bool):
-            raise ValueError(f"vienna option {key} must be true or false, got {getattr(o, key)!r}")
-    if isinstance(o.max_rounds, bool) or not isinstance(o.max_rounds, int) or not 1 <= o.max_rounds <= 200:
-        raise ValueError(f"vienna option max_rounds must be an integer 1..200, got {o.max_rounds!r}")
-    return o
+    return parse(
+        "vienna", ViennaOptions, options, players,
+        choices={"carriage": ("last", "furthest"), "side": ("day", "night")},
+        int_ranges={"max_rounds": (1, 200)},
+    )
 
 
 def load_data(path: str | Path | None, options: ViennaOptions) -> ViennaData:
