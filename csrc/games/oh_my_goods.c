@@ -166,6 +166,7 @@ static int can_pay(const omg_data *d, const omg_state *s, int p, int cost) {
 /* ---------------------------------------------------------------- the flow */
 
 static void begin_round(const es_game *g, omg_state *s);
+static void chain_input(const es_game *g, omg_state *s, int p, int k, int in);
 static void cleanup(const es_game *g, omg_state *s);
 
 static void start_draw(omg_state *s, int dest, int player, int slot, int count) {
@@ -245,10 +246,8 @@ static void after_take(const es_game *g, omg_state *s) {
     case TAKE_AFTER_CHAIN:
         if (s->chain_in1 != CH_NONE) {
             int in = s->chain_in1;
-            uint8_t counts[OMG_SLOTS] = {0};
             s->chain_in1 = CH_NONE;
-            counts[in - CH_GOOD] = 1;
-            start_take(s, p, counts, s->take_dest_slot, TAKE_AFTER_CHAIN);
+            chain_input(g, s, p, s->take_dest_slot, in);
         }
         break;
     }
@@ -927,18 +926,27 @@ static void apply_supply(const es_game *g, omg_state *s, int p, int c) {
     (void)p;
 }
 
-static void apply_chain(const es_game *g, omg_state *s, int p, es_move m) {
-    int k = MV_ARG(m, 5, 4), in[2] = {MV_ARG(m, 9, 7), MV_ARG(m, 16, 7)};
+/* Chain inputs in the data's order, each complete (a good leaving by its TAKE nodes)
+ * before the next. */
+static void chain_input(const es_game *g, omg_state *s, int p, int k, int in) {
+    if (in < CH_GOOD) {
+        put(s, in, OMG_L_GOOD + p * OMG_SLOTS + k, all_seen(g));   /* shown (spec 4.4.3) */
+        return;
+    }
     uint8_t counts[OMG_SLOTS] = {0};
-    for (int i = 0; i < 2; i++)
-        if (in[i] != CH_NONE && in[i] < CH_GOOD) put(s, in[i], OMG_L_GOOD + p * OMG_SLOTS + k, all_seen(g));
-    int goods[2], ng = 0;
-    for (int i = 0; i < 2; i++)
-        if (in[i] != CH_NONE && in[i] >= CH_GOOD) goods[ng++] = in[i];
-    s->chain_in1 = ng == 2 ? (uint8_t)goods[1] : CH_NONE;
-    if (ng) {
-        counts[goods[0] - CH_GOOD] = 1;
-        start_take(s, p, counts, k, TAKE_AFTER_CHAIN);
+    counts[in - CH_GOOD] = 1;
+    start_take(s, p, counts, k, TAKE_AFTER_CHAIN);
+}
+
+static void apply_chain(const es_game *g, omg_state *s, int p, es_move m) {
+    int k = MV_ARG(m, 5, 4), in0 = MV_ARG(m, 9, 7), in1 = MV_ARG(m, 16, 7);
+    s->chain_in1 = (uint8_t)in1;
+    chain_input(g, s, p, k, in0);
+    if (s->sub != OMG_SUB_TAKE && in1 != CH_NONE) {
+        s->chain_in1 = CH_NONE;
+        chain_input(g, s, p, k, in1);
+    } else if (s->sub != OMG_SUB_TAKE) {
+        s->chain_in1 = CH_NONE;
     }
 }
 
@@ -1542,7 +1550,10 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
         if (s->take_after == TAKE_AFTER_BUILD && s->aside[s->take_player] < 0) BAD("build without a card");
         if (s->take_after == TAKE_AFTER_HIRE && ((s->pay_arg >> 4) >= OMG_NASSIST || (s->pay_arg & 15) >= s->n_slots[s->take_player])) BAD("hire");
     }
-    if (s->chain_in1 != CH_NONE && (s->chain_in1 < CH_GOOD || s->chain_in1 - CH_GOOD >= OMG_SLOTS)) BAD("chain input");
+    if (s->chain_in1 != CH_NONE && (s->sub != OMG_SUB_TAKE || s->take_after != TAKE_AFTER_CHAIN ||
+        (s->chain_in1 < CH_GOOD ? s->loc[s->chain_in1 < OMG_NCARDS ? s->chain_in1 : 0] != OMG_L_HAND + s->take_player || s->chain_in1 >= OMG_NCARDS
+                                : s->chain_in1 - CH_GOOD >= s->n_slots[s->take_player])))
+        BAD("chain input");
     if (s->sub == OMG_SUB_SUPPLY) {
         if (s->stage != OMG_ST_P4_PRODUCE || s->sup_slot >= s->n_slots[order(g, s, s->idx)] || s->sup_any > 1 ||
             !IN(s->sup_goods, 1, 2) || (s->sup_last != NONE8 && s->sup_last >= OMG_NCARDS))

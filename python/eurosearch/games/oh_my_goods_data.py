@@ -116,6 +116,8 @@ def _chain(e: Entry, goods: list[str]) -> tuple[tuple[str, int], ...]:
             out.append(("good", goods.index(x)))
         else:
             e.fail("chain", f"{x!r} is neither a resource ({', '.join(RESOURCES)}) nor a good of [goods]")
+    if sum(kind == "resource" for kind, _ in out) > 1:
+        e.fail("chain", "at most one input of a chain can be a hand card (the engine does not take two)")
     return tuple(out)
 
 
