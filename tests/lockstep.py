@@ -1,0 +1,38 @@
+"""Playing the native engine and a plain-Python reference side by side (differential tests).
+
+Both must agree at every step on the current player, the scores, the sorted legal moves, and
+the sorted chance outcomes with their exact probabilities; the native engine picks the moves.
+"""
+
+from __future__ import annotations
+
+import random
+
+import eurosearch as es
+
+
+def play_both(native, reference, rng: random.Random) -> int:
+    """Play one game from these two initial states in lockstep; returns the number of steps."""
+    s, ref = native, reference
+    steps = 0
+    while True:
+        cp = s.current_player
+        assert cp == ref.current_player(), f"step {steps}: current player"
+        assert s.scores() == ref.scores(), f"step {steps}: scores"
+        if cp == es.TERMINAL:
+            assert s.returns() == ref.returns(), "returns"
+            return steps
+        if cp == es.CHANCE:
+            assert sorted(s.chance_outcomes()) == sorted(ref.chance_outcomes()), f"step {steps}: chance outcomes"
+            move = s.sample_chance(rng.getrandbits(64))
+        else:
+            mine, theirs = sorted(s.legal_moves()), sorted(ref.legal_moves())
+            assert mine == theirs, (
+                f"step {steps}: legal moves differ: only native "
+                f"{[s.move_to_str(m) for m in set(mine) - set(theirs)]}, only reference "
+                f"{[s.move_to_str(m) for m in set(theirs) - set(mine)]}"
+            )
+            move = rng.choice(mine)
+        s.apply(move)
+        ref.apply(move)
+        steps += 1
