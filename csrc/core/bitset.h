@@ -28,4 +28,11 @@ static inline int es_bits128_select(const uint64_t *b, int k) {
     while (k--) x &= x - 1;
     return (w << 6) + __builtin_ctzll(x);
 }
+/* Members in increasing order into out; returns how many. */
+static inline int es_bits128_list(const uint64_t *b, int *out) {
+    int n = 0;
+    for (int w = 0; w < 2; w++)
+        for (uint64_t x = b[w]; x; x &= x - 1) out[n++] = (w << 6) + __builtin_ctzll(x);
+    return n;
+}
 #endif

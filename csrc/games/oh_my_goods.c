@@ -123,27 +123,33 @@ static int hand_of_resource(const omg_data *d, const omg_state *s, int p, int r)
 
 typedef struct pay_ctx {
     int n, cost, avail[OMG_SLOTS], value[OMG_SLOTS];
-    int8_t memo[OMG_SLOTS + 1][32][INF_VALUE + 1];   /* -1 unknown, 0/1 */
 } pay_ctx;
 
 static inline int minimal_at(const pay_ctx *c, int total, int minv) { return total - c->cost < minv; }
 
-/* Can slots j.. complete a payment with `total` paid so far (smallest value minv) minimally? */
-static int can_complete(pay_ctx *c, int j, int total, int minv) {
-    if (j >= c->n) return 0;
-    int8_t *m = &c->memo[j][total][minv];
-    if (*m >= 0) return *m;
-    int ok = 0;
-    for (int k = 0; k <= c->avail[j] && !ok; k++) {
-        int t = total + k * c->value[j];
-        int mv = k && c->value[j] < minv ? c->value[j] : minv;
-        if (t >= c->cost) {
-            ok = minimal_at(c, t, mv);
-            break;   /* paying more here only overshoots more */
+/* Can slots j.. complete a payment, `total` paid so far with smallest value minv, minimally?
+ * A completion whose smallest good is worth u pays an extra S from goods worth >= u with
+ * cost <= total + S < cost + min(minv, u); so it exists iff for some u among the remaining
+ * values the bounded subset sums of those goods (a bit mask; sums stay below 64) meet that
+ * window. Taking u smaller than the true smallest only narrows the window, so any u works. */
+static int can_complete(const pay_ctx *c, int j, int total, int minv) {
+    int need = c->cost - total;
+    for (int i = j; i < c->n; i++) {
+        int u = c->value[i];
+        if (!u || !c->avail[i]) continue;
+        int width = u < minv ? u : minv;
+        uint64_t reach = 1;   /* bit x: an extra payment of x is possible */
+        for (int k = j; k < c->n; k++) {
+            int v = c->value[k];
+            if (v < u || !c->avail[k]) continue;
+            uint64_t acc = reach;
+            for (int a = 1; a <= c->avail[k] && a * v < 64; a++) acc |= reach << (a * v);
+            reach = acc;
         }
-        ok = can_complete(c, j + 1, t, mv);
+        uint64_t window = ((1ull << width) - 1) << need;   /* need + width <= 31 + 15 < 64 */
+        if (reach & window) return 1;
     }
-    return *m = (int8_t)ok;
+    return 0;
 }
 
 static void pay_context(const omg_data *d, const omg_state *s, int p, int cost, pay_ctx *c) {
@@ -153,14 +159,15 @@ static void pay_context(const omg_data *d, const omg_state *s, int p, int cost, 
         c->value[k] = slot_value(d, s, p, k);
         c->avail[k] = c->value[k] ? s->goods_n[p][k] - s->reserved[p][k] : 0;
     }
-    memset(c->memo, -1, sizeof c->memo);
 }
 
+/* A minimal payment exists iff the goods not yet promised are worth the cost: pay them all,
+ * then leave goods out one by one while the rest still covers it. */
 static int can_pay(const omg_data *d, const omg_state *s, int p, int cost) {
-    pay_ctx c;
-    if (cost <= 0) return 1;
-    pay_context(d, s, p, cost, &c);
-    return can_complete(&c, 0, 0, INF_VALUE);
+    int free_gold = 0;
+    for (int k = 0; k < s->n_slots[p]; k++)
+        free_gold += (s->goods_n[p][k] - s->reserved[p][k]) * slot_value(d, s, p, k);
+    return free_gold >= cost;
 }
 
 /* ---------------------------------------------------------------- the flow */
@@ -349,6 +356,7 @@ static int step(const es_game *g, omg_state *s) {
             if (es_bits128_any(s->discard)) {   /* lazy reshuffle (OMG-A4) */
                 for (int c = 0; c < OMG_NCARDS; c++)
                     if (s->loc[c] == OMG_L_DISCARD) put(s, c, OMG_L_DECK, all_seen(g));
+                s->deck_known = (uint8_t)all_seen(g);
             } else if (any_exhaust_hand(g, s)) {   /* OMG-A5 */
                 s->sub = OMG_SUB_EXHAUST;
                 s->exhaust_idx = 0;
@@ -368,6 +376,7 @@ static int step(const es_game *g, omg_state *s) {
                 for (int c = 0; c < OMG_NCARDS; c++)
                     if (es_bits128_test(s->pending[p], c)) {
                         put(s, c, OMG_L_DECK, BIT(p));
+                        s->deck_known |= (uint8_t)BIT(p);
                         collected++;
                     }
             memset(s->pending, 0, sizeof s->pending);
@@ -469,9 +478,9 @@ static int step(const es_game *g, omg_state *s) {
             return 0;
         }
         for (int p = 0; p < n; p++) {   /* reveal: the chosen cards go face up (OMG-A3, A7) */
-            s->redraw_n[p] = (uint8_t)es_bits128_count(s->pending[p]);
-            for (int c = 0; c < OMG_NCARDS; c++)
-                if (es_bits128_test(s->pending[p], c)) put(s, c, OMG_L_DISCARD, all_seen(g));
+            int ids[OMG_NCARDS], m = es_bits128_list(s->pending[p], ids);
+            s->redraw_n[p] = (uint8_t)m;
+            for (int i = 0; i < m; i++) put(s, ids[i], OMG_L_DISCARD, all_seen(g));
         }
         memset(s->pending, 0, sizeof s->pending);
         s->stage = OMG_ST_P1_DRAW;
@@ -644,7 +653,7 @@ static int chain_sources(const omg_data *d, const omg_state *s, int p, int slot,
     return n;
 }
 
-static int gen_chains(const es_game *g, const omg_state *s, int p, int anywhere, es_move *out, int n) {
+static int gen_chains(const es_game *g, const omg_state *s, int p, int anywhere, es_move *out, int n, int cap) {
     const omg_data *d = DATA(g);
     for (int k = 0; k < s->n_slots[p]; k++) {
         const omg_building *b = slot_building(d, s, p, k);
@@ -654,9 +663,8 @@ static int gen_chains(const es_game *g, const omg_state *s, int p, int anywhere,
         for (int i = 0; i < b->chain_n; i++) {
             int code = b->chain[i];
             if (code < 16) {
-                cnt[i] = 0;
-                for (int c = 0; c < OMG_NCARDS; c++)
-                    if (es_bits128_test(s->hand[p], c) && d->card[c].resource == code) opts[i][cnt[i]++] = c;
+                uint64_t pool[2] = {s->hand[p][0] & d->res_cards[code][0], s->hand[p][1] & d->res_cards[code][1]};
+                cnt[i] = es_bits128_list(pool, opts[i]);
             } else {
                 cnt[i] = chain_sources(d, s, p, k, code, opts[i]);
             }
@@ -668,15 +676,20 @@ static int gen_chains(const es_game *g, const omg_state *s, int p, int anywhere,
                     if (i0 < CH_GOOD || s->goods_n[p][i0 - CH_GOOD] < 2) continue;   /* same source twice */
                 }
                 out[n++] = OMG_M_CHAIN | k << 5 | i0 << 9 | i1 << 16;
+                if (n >= cap) return n;
             }
     }
     return n;
 }
 
-static int requirement_met(const omg_data *d, const omg_state *s, int p, int a) {
-    int have[OMG_NCOLOURS] = {0};
-    have[OMG_NCOLOURS - 1] = 1;   /* the Charburner: its own colour (OMG-A19) */
+/* p's buildings per colour: the five resources, then the Charburner's own (OMG-A19). */
+static void colours_built(const omg_data *d, const omg_state *s, int p, int have[OMG_NCOLOURS]) {
+    memset(have, 0, sizeof(int) * OMG_NCOLOURS);
+    have[OMG_NCOLOURS - 1] = 1;
     for (int k = 1; k < s->n_slots[p]; k++) have[d->card[s->slot_card[p][k]].resource - 1]++;
+}
+
+static int requirement_met(const omg_data *d, const omg_state *s, const int have[OMG_NCOLOURS], int a) {
     for (int c = 0; c < OMG_NCOLOURS; c++)
         if (have[c] < d->asst_req[a][s->asst_side[a]][c]) return 0;
     return 1;
@@ -688,10 +701,12 @@ static int gen_build(const es_game *g, const omg_state *s, int p, es_move *out) 
     if (s->aside[p] >= 0 && s->n_slots[p] < OMG_SLOTS && can_pay(d, s, p, d->card[s->aside[p]].cost))
         out[n++] = OMG_M_BUILD;
     if (assistants_of(s, p) < OMG_MAX_ASSISTANTS) {
+        int have[OMG_NCOLOURS];
+        colours_built(d, s, p, have);
         uint32_t free = producing_slots(d, s, p) & ~assistant_slots(s, p, 0);
         if (!g->options[OMG_OPT_WORKER_LEAVES] && s->worker_slot[p] >= 0) free &= ~BIT(s->worker_slot[p]);
         for (int a = 0; a < OMG_NASSIST; a++) {
-            if (s->asst_owner[a] != -1 || !requirement_met(d, s, p, a) ||
+            if (s->asst_owner[a] != -1 || !requirement_met(d, s, have, a) ||
                 !can_pay(d, s, p, d->asst_cost[a][s->asst_side[a]]))
                 continue;
             for (int k = 0; k < s->n_slots[p]; k++)
@@ -705,14 +720,13 @@ static int gen_build(const es_game *g, const omg_state *s, int p, es_move *out) 
 /* Choosing `left` cards of `pool` one at a time in increasing id order, from id `from` on:
  * a card is offered only if enough higher cards remain to finish the choice (no dead end). */
 static int gen_ascending(const uint64_t pool[2], int from, int left, int type, es_move *out) {
-    int ids[OMG_NCARDS], m = 0, n = 0;
-    for (int c = from; c < OMG_NCARDS; c++)
-        if (es_bits128_test(pool, c)) ids[m++] = c;
-    for (int i = 0; i + left <= m; i++) out[n++] = MV(type, ids[i]);
+    int ids[OMG_NCARDS], m = es_bits128_list(pool, ids), i = 0, n = 0;
+    while (i < m && ids[i] < from) i++;
+    for (; i + left <= m; i++) out[n++] = MV(type, ids[i]);
     return n;
 }
 
-static int omg_legal_moves_raw(const es_game *g, const omg_state *s, es_move *out) {
+static int omg_legal_moves_raw(const es_game *g, const omg_state *s, es_move *out, int cap) {
     const omg_data *d = DATA(g);
     int p = s->actor, n = 0;
     if (p < 0) return 0;
@@ -743,9 +757,11 @@ static int omg_legal_moves_raw(const es_game *g, const omg_state *s, es_move *ou
             if (es_bits128_any(s->hand[p])) out[n++] = MV(OMG_M_REDRAW, 126);
             return n;
         }
-        int last = es_bits128_highest(s->pending[p]);
-        for (int c = last + 1; c < OMG_NCARDS; c++)
-            if (es_bits128_test(s->hand[p], c)) out[n++] = MV(OMG_M_REDRAW, c);
+        int ids[OMG_NCARDS], last = es_bits128_highest(s->pending[p]);
+        uint64_t above[2] = {s->hand[p][0], s->hand[p][1]};
+        for (int c = 0; c <= last; c++) es_bits128_clear(above, c);
+        int m = es_bits128_list(above, ids);
+        for (int i = 0; i < m; i++) out[n++] = MV(OMG_M_REDRAW, ids[i]);
         out[n++] = MV(OMG_M_REDRAW, 127);
         return n;
     }
@@ -753,9 +769,7 @@ static int omg_legal_moves_raw(const es_game *g, const omg_state *s, es_move *ou
         if (s->p2_step == 0) {
             int a = s->p2_asst, here = asst_at(s, a, 1);
             out[n++] = OMG_M_MOVE | a << 5 | 15 << 8;
-            pay_ctx c;
-            pay_context(d, s, p, OMG_MOVE_COST, &c);
-            if (can_complete(&c, 0, 0, INF_VALUE)) {
+            if (can_pay(d, s, p, OMG_MOVE_COST)) {
                 uint32_t free = producing_slots(d, s, p) & ~assistant_slots(s, p, 1);
                 for (int k = 0; k < s->n_slots[p]; k++)
                     if (k != here && ((free >> k) & 1)) out[n++] = OMG_M_MOVE | a << 5 | k << 8;
@@ -771,21 +785,20 @@ static int omg_legal_moves_raw(const es_game *g, const omg_state *s, es_move *ou
                 }
             return n;
         }
-        for (int c = 0; c < OMG_NCARDS; c++)
-            if (es_bits128_test(s->hand[p], c)) out[n++] = MV(OMG_M_ASIDE, c);
+        int ids[OMG_NCARDS], m = es_bits128_list(s->hand[p], ids);
+        for (int i = 0; i < m; i++) out[n++] = MV(OMG_M_ASIDE, ids[i]);
         out[n++] = MV(OMG_M_ASIDE, 127);
         return n;
     case OMG_ST_P4_PRODUCE:
-        n = gen_produce(g, s, p, out, 0);
-        n = gen_chains(g, s, p, s->final_full, out, n);
         out[n++] = OMG_M_END_PRODUCTION;
-        return n;
+        n = gen_produce(g, s, p, out, n);
+        if (n >= cap) return n;
+        return gen_chains(g, s, p, s->final_full, out, n, cap);
     case OMG_ST_P4_BUILD:
         return gen_build(g, s, p, out);
     case OMG_ST_FINAL:
-        n = gen_chains(g, s, p, 1, out, 0);
         out[n++] = OMG_M_END_CHAINS;
-        return n;
+        return gen_chains(g, s, p, 1, out, n, cap);
     default:
         return 0;
     }
@@ -882,8 +895,11 @@ static void apply_draw(const es_game *g, omg_state *s, int c) {
     }
     int knows = s->draw_dest == OMG_D_HAND ? BIT(p) : 0;
     /* whoever did not see this draw no longer knows where the other deck cards are */
-    for (int x = 0; x < OMG_NCARDS; x++)
-        if (s->loc[x] == OMG_L_DECK) s->seen[x] &= (uint8_t)knows;
+    if (s->deck_known & ~knows) {
+        int ids[OMG_NCARDS], m = es_bits128_list(s->deck, ids);
+        for (int i = 0; i < m; i++) s->seen[ids[i]] &= (uint8_t)knows;
+    }
+    s->deck_known &= (uint8_t)knows;
     if (s->draw_dest == OMG_D_HAND) {
         put(s, c, OMG_L_HAND + p, BIT(p));
     } else {
@@ -1056,12 +1072,25 @@ static void omg_apply_one(const es_game *g, omg_state *s, es_move m) {
     if (s->sub == OMG_SUB_PAY && s->pay_total >= s->pay_cost) after_pay(g, s);
 }
 
+/* Does the decision node offer at least two moves? O(1) for the commonest nodes. */
+static int several_moves(const es_game *g, const omg_state *s, es_move *moves) {
+    int p = s->actor;
+    if (s->sub == OMG_SUB_NONE) {
+        if (s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING])
+            return es_bits128_highest(s->hand[p]) > es_bits128_highest(s->pending[p]);   /* a card + done */
+        if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 1) return 1;                      /* two modes */
+        if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 2) return es_bits128_any(s->hand[p]);
+    }
+    return omg_legal_moves_raw(g, s, moves, 2) >= 2;
+}
+
 /* Advance through deterministic steps and forced decisions to the next real node. */
 static void run(const es_game *g, omg_state *s) {
     es_move moves[OMG_MAX_MOVES];
     for (int guard = 0; guard < 100000; guard++) {
         if (step(g, s)) continue;
-        if (s->actor >= 0 && omg_legal_moves_raw(g, s, moves) == 1) {
+        if (s->actor >= 0 && !several_moves(g, s, moves)) {
+            omg_legal_moves_raw(g, s, moves, 2);
             omg_apply_one(g, s, moves[0]);
             continue;
         }
@@ -1076,7 +1105,7 @@ static void omg_apply(const es_game *g, void *vs, es_move m) {
 }
 
 static int omg_legal_moves(const es_game *g, const void *vs, es_move *out) {
-    return omg_legal_moves_raw(g, (const omg_state *)vs, out);
+    return omg_legal_moves_raw(g, (const omg_state *)vs, out, OMG_MAX_MOVES);
 }
 
 /* ---------------------------------------------------------------- setup */
@@ -1098,6 +1127,7 @@ static void omg_init(const es_game *g, void *vs) {
         s->seen[c] = (uint8_t)all_seen(g);   /* every card starts in the draw pile */
         es_bits128_set(s->deck, c);
     }
+    s->deck_known = (uint8_t)all_seen(g);
     s->stage = OMG_ST_CHARBURNER;
     s->chain_in1 = CH_NONE;
     s->actor = -1;
@@ -1424,7 +1454,7 @@ static void omg_determinize(const es_game *g, void *vs, int observer, es_rng *rn
             for (int guard = 0; guard < 1000; guard++) {
                 if (step(g, &t)) continue;
                 if (t.actor != p || t.idx != turn || t.stage != OMG_ST_P2_COMMIT) break;
-                int k = omg_legal_moves_raw(g, &t, moves);
+                int k = omg_legal_moves_raw(g, &t, moves, OMG_MAX_MOVES);
                 if (k <= 0) break;
                 omg_apply_one(g, &t, moves[es_rng_u32_below(rng, (uint32_t)k)]);
             }
@@ -1447,7 +1477,9 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
     const omg_data *d = DATA(g);
     int n = g->players, all = all_seen(g);
     if (!IN(s->stage, OMG_ST_CHARBURNER, OMG_ST_OVER) || s->sub > OMG_SUB_SUPPLY) BAD("unknown stage");
-    if (s->reserved_bytes[0] || s->reserved_bytes[1]) BAD("reserved bytes are not zero");
+    if (s->reserved_byte) BAD("reserved byte is not zero");
+    for (int c = 0; c < OMG_NCARDS; c++)
+        if (s->loc[c] == OMG_L_DECK && (s->seen[c] & ~s->deck_known)) BAD("draw-pile knowledge");
     if (s->start >= n || !IN(s->actor, -1, n - 1)) BAD("player out of range");
     if (s->round > g->options[OMG_OPT_ROUND_CAP]) BAD("round out of range");
     /* cards: the masks agree with the locations, and each location is a real place */
@@ -1783,7 +1815,7 @@ static const es_field_desc omg_fields[] = {
     F1(pay_slot, ES_U8), F1(pay_player, ES_U8), F1(pay_slot2, ES_U8), FA(pay_counts, ES_U8, OMG_SLOTS),
     FA(take_left, ES_U8, OMG_SLOTS), F1(take_player, ES_U8), F1(take_dest_slot, ES_U8), F1(take_slot, ES_U8),
     F1(take_after, ES_U8), F1(sup_slot, ES_U8), F1(sup_any, ES_U8), F1(sup_goods, ES_U8), F1(sup_last, ES_U8),
-    FA(sup_need, ES_U8, OMG_NRES + 1), F1(chain_in1, ES_U8), FA(reserved_bytes, ES_U8, 2),
+    FA(sup_need, ES_U8, OMG_NRES + 1), F1(chain_in1, ES_U8), F1(deck_known, ES_U8), F1(reserved_byte, ES_U8),
 };
 
 static const int32_t omg_default_options[OMG_NOPTIONS] = {-1, 0, 0, 0, 1, 60};

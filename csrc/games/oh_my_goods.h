@@ -126,7 +126,8 @@ typedef struct omg_state {
     uint8_t sup_slot, sup_any, sup_goods, sup_last;
     uint8_t sup_need[OMG_NRES + 1];
     uint8_t chain_in1;                 /* second chain input still to move (127 none) */
-    uint8_t reserved_bytes[2];
+    uint8_t deck_known;                /* bit p: p may know a card of the draw pile (upper bound) */
+    uint8_t reserved_byte;
 } omg_state;
 
 #endif
