@@ -437,10 +437,10 @@ def test_t3_exact_worker_supplies_both() -> None:
     assert sc.moves() == {produce_move(0, 0), END_PRODUCTION_MOVE}
     sc.do(produce_move(0, 0))
     stone, wood = card("office_stone1"), card("s3")
-    # Different resources may be supplied in either order (contract IV.1).
-    assert sc.moves() == {supply_move(stone), supply_move(wood)}
-    sc.do(supply_move(wood))
-    assert s.stage() == "batch"                                  # the stone card was forced
+    # Resources are supplied in increasing order (contract IV.1), wood before stone; with a
+    # single card of each, both supplies are forced and the goods are drawn at once.
+    assert s.stage() == "batch"
+    assert stone in s.discard and wood in s.discard
     sc.fill(2)                            # exact: 2 goods
     assert len(s.goods[1][0]) == 9 and s.aside[0] == -1 and M5 in s.hand[0]
 
@@ -494,14 +494,12 @@ def scenario_b(**options) -> Script:
     sc.do(worker_move(0, True), set_aside_move(NO_CARD))
     sc.draw(*market[2:])
     s = sc.s
-    # Exact: 2 grain + 1 wood from hand. SUPPLY is canonical per resource; a card is offered
-    # only if enough higher grain cards remain (m2 alone cannot start the grain pair).
+    # Exact: 2 grain + 1 wood from hand. Grain goes first, in increasing ids, and a card is
+    # offered only if enough higher grain cards remain (m2 alone cannot start the pair): with
+    # exactly m1, m2 and s1 every supply is forced, so the goods are drawn at once.
     sc.do(produce_move(0, 0))
-    assert sc.moves() == {supply_move(m1), supply_move(s1)}
-    sc.do(supply_move(m1))
-    assert sc.moves() == {supply_move(m2), supply_move(s1)}
-    sc.do(supply_move(m2))
-    sc.fill(2)                           # s1 was forced; 2 goods
+    assert s.stage() == "batch" and {m1, m2, s1} <= s.discard
+    sc.fill(2)                           # 2 goods
     assert s.gold(0) == 9 and s.stage() == "build_or_hire"
     sc.do(BUILD_MOVE)
     for g in range(9, 1, -1):                                   # PAY(8) forced; 8 TAKEs
