@@ -1477,7 +1477,7 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
     const omg_data *d = DATA(g);
     int n = g->players, all = all_seen(g);
     if (!IN(s->stage, OMG_ST_CHARBURNER, OMG_ST_OVER) || s->sub > OMG_SUB_SUPPLY) BAD("unknown stage");
-    if (s->reserved_byte) BAD("reserved byte is not zero");
+    if (s->spare[0] || s->spare[1] || s->spare[2] || s->spare[3]) BAD("spare bytes are not zero");
     for (int c = 0; c < OMG_NCARDS; c++)
         if (s->loc[c] == OMG_L_DECK && (s->seen[c] & ~s->deck_known)) BAD("draw-pile knowledge");
     if (s->start >= n || !IN(s->actor, -1, n - 1)) BAD("player out of range");
@@ -1595,7 +1595,8 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
     if (s->sub == OMG_SUB_DRAW || s->sub == OMG_SUB_EXHAUST) {
         if (!IN(s->draw_dest, OMG_D_HAND, OMG_D_GOOD) || s->draw_player >= (s->draw_dest == OMG_D_MARKET ? 3 : n) ||
             (s->draw_dest == OMG_D_GOOD && s->draw_slot >= s->n_slots[s->draw_player]) ||
-            (s->draw_dest == OMG_D_MARKET && s->draw_player < 1) || s->row_suns > 2)
+            (s->draw_dest == OMG_D_MARKET && (s->draw_player < 1 || s->row_suns > 2)) ||
+            (s->draw_dest == OMG_D_HAND && s->row_suns) || (s->draw_dest == OMG_D_GOOD && s->row_suns > 7))
             BAD("draw");
         if (s->draw_dest == OMG_D_GOOD && !producing(d, s, s->draw_player, s->draw_slot)) BAD("goods drawn onto an office");
     }
@@ -1810,12 +1811,12 @@ static const es_field_desc omg_fields[] = {
     F1(p2_step, ES_U8), F1(p2_asst, ES_U8), F1(end_triggered, ES_U8), F1(final_full, ES_U8),
     FA(extra_cards, ES_U8, OMG_MAXP), FA(redraw_n, ES_U8, OMG_MAXP),
     F1(draw_dest, ES_U8), F1(draw_player, ES_U8), F1(draw_slot, ES_U8), F1(draw_left, ES_U8),
-    F1(row_suns, ES_U8), F1(draw_after_exhaust, ES_U8), F1(exhaust_idx, ES_U8), F1(exhaust_left, ES_U8),
+    F1(row_suns, ES_U8), F1(exhaust_idx, ES_U8), F1(exhaust_left, ES_U8),
     F1(pay_for, ES_U8), F1(pay_arg, ES_U8), F1(pay_cost, ES_U8), F1(pay_total, ES_U8), F1(pay_min, ES_U8),
-    F1(pay_slot, ES_U8), F1(pay_player, ES_U8), F1(pay_slot2, ES_U8), FA(pay_counts, ES_U8, OMG_SLOTS),
-    FA(take_left, ES_U8, OMG_SLOTS), F1(take_player, ES_U8), F1(take_dest_slot, ES_U8), F1(take_slot, ES_U8),
+    F1(pay_slot, ES_U8), F1(pay_player, ES_U8), FA(pay_counts, ES_U8, OMG_SLOTS),
+    FA(take_left, ES_U8, OMG_SLOTS), F1(take_player, ES_U8), F1(take_dest_slot, ES_U8),
     F1(take_after, ES_U8), F1(sup_slot, ES_U8), F1(sup_any, ES_U8), F1(sup_goods, ES_U8), F1(sup_last, ES_U8),
-    FA(sup_need, ES_U8, OMG_NRES + 1), F1(chain_in1, ES_U8), F1(deck_known, ES_U8), F1(reserved_byte, ES_U8),
+    FA(sup_need, ES_U8, OMG_NRES + 1), F1(chain_in1, ES_U8), F1(deck_known, ES_U8), FA(spare, ES_U8, 4),
 };
 
 static const int32_t omg_default_options[OMG_NOPTIONS] = {-1, 0, 0, 0, 1, 60};

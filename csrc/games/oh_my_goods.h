@@ -115,19 +115,20 @@ typedef struct omg_state {
     uint8_t redraw_n[OMG_MAXP];        /* cards discarded in the phase I reveal */
     /* draw sub-machine */
     uint8_t draw_dest, draw_player, draw_slot, draw_left;   /* draw_left 255 = market row */
-    uint8_t row_suns, draw_after_exhaust, exhaust_idx, exhaust_left;
+    uint8_t row_suns;                  /* half suns in this market row; goods received in a production */
+    uint8_t exhaust_idx, exhaust_left;
     /* pay sub-machine */
-    uint8_t pay_for, pay_arg, pay_cost, pay_total, pay_min, pay_slot, pay_player, pay_slot2;
+    uint8_t pay_for, pay_arg, pay_cost, pay_total, pay_min, pay_slot, pay_player;
     uint8_t pay_counts[OMG_SLOTS];
     /* take sub-machine: goods leaving slots of take_player */
     uint8_t take_left[OMG_SLOTS];
-    uint8_t take_player, take_dest_slot, take_slot, take_after;   /* dest 255 = discard pile */
+    uint8_t take_player, take_dest_slot, take_after;   /* dest 255 = discard pile */
     /* supply sub-machine */
     uint8_t sup_slot, sup_any, sup_goods, sup_last;
     uint8_t sup_need[OMG_NRES + 1];
     uint8_t chain_in1;                 /* second chain input still to move (127 none) */
     uint8_t deck_known;                /* bit p: p may know a card of the draw pile (upper bound) */
-    uint8_t reserved_byte;
+    uint8_t spare[4];                  /* zero */
 } omg_state;
 
 #endif
