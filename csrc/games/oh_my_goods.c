@@ -261,12 +261,18 @@ static void after_take(const es_game *g, omg_state *s) {
     (void)d;
 }
 
+static void clear_payment(omg_state *s) {
+    s->pay_for = s->pay_arg = s->pay_cost = s->pay_total = s->pay_min = s->pay_slot = s->pay_player = 0;
+    memset(s->pay_counts, 0, sizeof s->pay_counts);
+}
+
 static void after_pay(const es_game *g, omg_state *s) {
     int p = s->pay_player;
     (void)g;
     s->sub = OMG_SUB_NONE;
     if (s->pay_for == OMG_PAY_MOVE) {   /* a promise, paid at the phase II reveal (OMG-A20) */
         for (int k = 0; k < OMG_SLOTS; k++) s->reserved[p][k] += s->pay_counts[k];
+        clear_payment(s);   /* nothing of the hidden choice may linger in the state */
         finish_p2_commit_step(s);
         return;
     }
@@ -1330,11 +1336,8 @@ static void omg_redact(const es_game *g, const void *vs, int viewer, void *vout)
     if (s->sub == OMG_SUB_EXHAUST && s->actor != viewer) s->exhaust_left = 0;
     if (s->actor >= 0 && s->actor != viewer && committing(s)) {
         s->p2_asst = s->p2_step = 0;
-        if (s->sub == OMG_SUB_PAY) {
-            s->sub = OMG_SUB_NONE;
-            s->pay_for = s->pay_arg = s->pay_cost = s->pay_total = s->pay_min = s->pay_slot = s->pay_player = 0;
-            memset(s->pay_counts, 0, sizeof s->pay_counts);
-        }
+        if (s->sub == OMG_SUB_PAY) s->sub = OMG_SUB_NONE;
+        clear_payment(s);
     }
 }
 
