@@ -25,9 +25,23 @@ static inline int es_bits128_select(const uint64_t *b, int k) {
     int w = k < low ? 0 : 1;
     uint64_t x = b[w];
     if (w) k -= low;
+    int base = 0;
+    for (;;) {   /* skip whole bytes by their popcount, then clear low bits */
+        int c = __builtin_popcountll(x & 0xFF);
+        if (k < c) break;
+        k -= c;
+        x >>= 8;
+        base += 8;
+    }
     while (k--) x &= x - 1;
-    return (w << 6) + __builtin_ctzll(x);
+    return (w << 6) + base + __builtin_ctzll(x);
 }
+/* The members of b greater than c (all of b for c < 0). */
+static inline void es_bits128_above(const uint64_t *b, int c, uint64_t *out) {
+    out[0] = c < 0 ? b[0] : c >= 63 ? 0 : b[0] & ~((2ull << c) - 1);
+    out[1] = c < 64 ? b[1] : c >= 127 ? 0 : b[1] & ~((2ull << (c - 64)) - 1);
+}
+
 /* Members in increasing order into out; returns how many. */
 static inline int es_bits128_list(const uint64_t *b, int *out) {
     int n = 0;

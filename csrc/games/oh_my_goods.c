@@ -597,13 +597,11 @@ static int gen_pay(const es_game *g, const omg_state *s, es_move *out) {
     return n;
 }
 
-/* Need per resource (need[0] for "any N") of slot k worked as described, after an omission. */
-static void production_need(const omg_data *d, const omg_state *s, int p, int k, int exact_worker,
-                            int short_worker, int omit, int need[OMG_NRES + 1]) {
+/* Need per resource (need[0] for "any N") of slot k, after an omission, given what is
+ * available (avail per resource, any = their total). */
+static void production_need(const omg_data *d, const omg_state *s, int p, int k, const int avail[OMG_NRES + 1],
+                            int any, int short_worker, int omit, int need[OMG_NRES + 1]) {
     const omg_building *b = slot_building(d, s, p, k);
-    int avail[OMG_NRES + 1], any;
-    (void)exact_worker;
-    available(d, s, p, avail, &any);
     memset(need, 0, sizeof(int) * (OMG_NRES + 1));
     if (b->input_any) {
         int want = b->input_any - (short_worker ? 1 : 0);
@@ -623,29 +621,33 @@ static int can_cover(const omg_data *d, const omg_state *s, int p, const int nee
     return 1;
 }
 
-static int gen_produce(const es_game *g, const omg_state *s, int p, es_move *out, int n) {
+static int gen_produce(const es_game *g, const omg_state *s, int p, es_move *out, int n, int cap) {
     const omg_data *d = DATA(g);
     uint32_t active = assistant_slots(s, p, 0);
     int ws = s->worker_slot[p];
     if (ws >= 0) active |= BIT(ws);
     active &= ~(uint32_t)s->tried[p];
+    if (!active) return n;
+    int avail[OMG_NRES + 1], any;
+    available(d, s, p, avail, &any);
     for (int k = 0; k < s->n_slots[p]; k++) {
         if (!((active >> k) & 1)) continue;
         int by_worker = k == ws, short_w = by_worker && !s->worker_exact[p];
         int need[OMG_NRES + 1];
-        production_need(d, s, p, k, by_worker && s->worker_exact[p], short_w, 0, need);
+        production_need(d, s, p, k, avail, any, short_w, 0, need);
         const omg_building *b = slot_building(d, s, p, k);
         int omitted = 0;
         if (short_w && !b->input_any) {   /* omit one unit of a resource still needed (OMG-A10) */
             for (int r = 1; r <= OMG_NRES; r++) {
                 if (!need[r]) continue;
                 int n2[OMG_NRES + 1];
-                production_need(d, s, p, k, 0, 1, r, n2);
+                production_need(d, s, p, k, avail, any, 1, r, n2);
                 if (can_cover(d, s, p, n2)) out[n++] = MV(OMG_M_PRODUCE, k | r << 4);
                 omitted = 1;
             }
         }
         if (!omitted && can_cover(d, s, p, need)) out[n++] = MV(OMG_M_PRODUCE, k);
+        if (n >= cap) return n;
     }
     return n;
 }
@@ -701,11 +703,13 @@ static int requirement_met(const omg_data *d, const omg_state *s, const int have
     return 1;
 }
 
-static int gen_build(const es_game *g, const omg_state *s, int p, es_move *out) {
+static int gen_build(const es_game *g, const omg_state *s, int p, es_move *out, int cap) {
     const omg_data *d = DATA(g);
     int n = 0;
+    out[n++] = OMG_M_PASS;
     if (s->aside[p] >= 0 && s->n_slots[p] < OMG_SLOTS && can_pay(d, s, p, d->card[s->aside[p]].cost))
         out[n++] = OMG_M_BUILD;
+    if (n >= cap) return n;
     if (assistants_of(s, p) < OMG_MAX_ASSISTANTS) {
         int have[OMG_NCOLOURS];
         colours_built(d, s, p, have);
@@ -717,9 +721,9 @@ static int gen_build(const es_game *g, const omg_state *s, int p, es_move *out) 
                 continue;
             for (int k = 0; k < s->n_slots[p]; k++)
                 if ((free >> k) & 1) out[n++] = OMG_M_HIRE | a << 5 | k << 8;
+            if (n >= cap) return n;
         }
     }
-    out[n++] = OMG_M_PASS;
     return n;
 }
 
@@ -763,9 +767,9 @@ static int omg_legal_moves_raw(const es_game *g, const omg_state *s, es_move *ou
             if (es_bits128_any(s->hand[p])) out[n++] = MV(OMG_M_REDRAW, 126);
             return n;
         }
-        int ids[OMG_NCARDS], last = es_bits128_highest(s->pending[p]);
-        uint64_t above[2] = {s->hand[p][0], s->hand[p][1]};
-        for (int c = 0; c <= last; c++) es_bits128_clear(above, c);
+        int ids[OMG_NCARDS];
+        uint64_t above[2];
+        es_bits128_above(s->hand[p], es_bits128_highest(s->pending[p]), above);
         int m = es_bits128_list(above, ids);
         for (int i = 0; i < m; i++) out[n++] = MV(OMG_M_REDRAW, ids[i]);
         out[n++] = MV(OMG_M_REDRAW, 127);
@@ -797,11 +801,11 @@ static int omg_legal_moves_raw(const es_game *g, const omg_state *s, es_move *ou
         return n;
     case OMG_ST_P4_PRODUCE:
         out[n++] = OMG_M_END_PRODUCTION;
-        n = gen_produce(g, s, p, out, n);
+        n = gen_produce(g, s, p, out, n, cap);
         if (n >= cap) return n;
         return gen_chains(g, s, p, s->final_full, out, n, cap);
     case OMG_ST_P4_BUILD:
-        return gen_build(g, s, p, out);
+        return gen_build(g, s, p, out, cap);
     case OMG_ST_FINAL:
         out[n++] = OMG_M_END_CHAINS;
         return gen_chains(g, s, p, 1, out, n, cap);
@@ -882,6 +886,15 @@ static es_move omg_sample_chance(const es_game *g, const void *vs, es_rng *rng) 
         int k = (int)es_rng_u32_below(rng, (uint32_t)es_bits128_count(s->deck));
         return MV(OMG_M_DRAW, es_bits128_select(s->deck, k));
     }
+    if (s->sub == OMG_SUB_TAKE) {   /* the r-th good on the first slot still giving goods */
+        int p = s->take_player, k = 0;
+        while (k < OMG_SLOTS && !s->take_left[k]) k++;
+        if (k < OMG_SLOTS && s->goods_n[p][k]) {
+            int r = (int)es_rng_u32_below(rng, s->goods_n[p][k]);
+            for (int c = 0; c < OMG_NCARDS; c++)
+                if (s->loc[c] == OMG_L_GOOD + p * OMG_SLOTS + k && r-- == 0) return MV(OMG_M_TAKE, c);
+        }
+    }
     es_move out[OMG_MAX_CHANCE];
     double prob[OMG_MAX_CHANCE];
     int n = omg_chance_outcomes(g, vs, out, prob);   /* all other nodes are uniform */
@@ -927,9 +940,10 @@ static void apply_take(const es_game *g, omg_state *s, int c) {
 
 static void apply_produce(const es_game *g, omg_state *s, int p, int k, int omit) {
     const omg_data *d = DATA(g);
-    int need[OMG_NRES + 1];
+    int need[OMG_NRES + 1], avail[OMG_NRES + 1], any;
     int by_worker = k == s->worker_slot[p];
-    production_need(d, s, p, k, 0, by_worker && !s->worker_exact[p], omit, need);
+    available(d, s, p, avail, &any);
+    production_need(d, s, p, k, avail, any, by_worker && !s->worker_exact[p], omit, need);
     s->tried[p] |= (uint16_t)BIT(k);
     s->sub = OMG_SUB_SUPPLY;
     s->sup_slot = (uint8_t)k;
@@ -1416,7 +1430,8 @@ static void omg_determinize(const es_game *g, void *vs, int observer, es_rng *rn
     if (s->sub == OMG_SUB_SUPPLY && s->actor != observer) s->sup_last = NONE8;   /* canonical order restarts */
     /* a set-aside card not yet built is some card of its owner's (resampled) hand */
     for (int p = 0; p < g->players; p++)
-        if (p != observer && s->pend_aside[p] >= 0) s->pend_aside[p] = (int8_t)random_hand_card(s, p, s->pending[p], rng);
+        if (p < OMG_MAXP && p != observer && s->pend_aside[p] >= 0)
+            s->pend_aside[p] = (int8_t)random_hand_card(s, p, s->pending[p], rng);
     if (!committing(s)) return;
     /* other players' unrevealed commitments: replay them with uniformly random choices */
     int a0 = s->actor;
