@@ -1346,6 +1346,8 @@ static void omg_redact(const es_game *g, const void *vs, int viewer, void *vout)
         s->pend_aside[p] = -1;
         if (s->aside[p] >= 0 && !((s->seen[s->aside[p]] >> viewer) & 1)) s->aside[p] = 127;   /* present */
     }
+    /* the supplier's canonical position is bookkeeping of the supplier's own choice order */
+    if (s->sub == OMG_SUB_SUPPLY && order(g, s, s->idx) != viewer) s->sup_last = NONE8;
     /* progress of another player's commitment (how many cards chosen) is hidden too */
     if (s->sub == OMG_SUB_EXHAUST && s->actor != viewer) s->exhaust_left = 0;
     if (s->actor >= 0 && s->actor != viewer && committing(s)) {
@@ -1617,6 +1619,31 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
             (s->draw_dest == OMG_D_HAND && s->row_suns) || (s->draw_dest == OMG_D_GOOD && s->row_suns > 7))
             BAD("draw");
         if (s->draw_dest == OMG_D_GOOD && !producing(d, s, s->draw_player, s->draw_slot)) BAD("goods drawn onto an office");
+        /* each stage draws for one purpose: who draws, where and how many follow from it */
+        int who = s->idx < n ? order(g, s, s->idx) : -1, ok;
+        switch (s->stage) {
+        case OMG_ST_DEAL:
+            ok = s->idx < n ? s->draw_dest == OMG_D_HAND && s->draw_player == who && s->draw_left <= 5
+                            : s->idx < 2 * n && s->draw_dest == OMG_D_GOOD && s->draw_slot == 0 &&
+                                  s->draw_player == order(g, s, s->idx - n) && s->draw_left + s->row_suns == 7;
+            break;
+        case OMG_ST_P1_DRAW:
+            ok = who >= 0 && s->draw_dest == OMG_D_HAND && s->draw_player == who;
+            break;
+        case OMG_ST_SUNRISE:
+        case OMG_ST_SUNSET:
+            ok = s->draw_dest == OMG_D_MARKET && s->draw_left == NONE8 &&
+                 s->draw_player == (s->stage == OMG_ST_SUNRISE ? 1 : 2);
+            break;
+        case OMG_ST_P4_PRODUCE:
+            ok = who >= 0 && s->draw_dest == OMG_D_GOOD && s->draw_player == who &&
+                 ((s->tried[who] >> s->draw_slot) & 1) && !((s->produced[who] >> s->draw_slot) & 1) &&
+                 s->draw_left + s->row_suns <= 2;
+            break;
+        default:
+            ok = 0;
+        }
+        if (!ok) BAD("a draw that does not belong to this stage");
     }
     if (s->sub == OMG_SUB_EXHAUST && (s->exhaust_idx > n)) BAD("exhaustion");
     if (s->idx > (s->stage == OMG_ST_SIDE ? OMG_NASSIST : 2 * n)) BAD("turn index");
