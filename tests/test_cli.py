@@ -76,3 +76,14 @@ def test_progress_bar_draws_only_when_enabled() -> None:
     out = loud.getvalue()
     assert "4/4 games" in out and out.endswith("\n")
     assert "[" + "#" * 30 + "]" in out
+
+
+def test_match_runs_oh_my_goods(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "oh_my_goods", "--agents", "random,random", "--games", "4", "--seed", "2",
+                 "--json", "--no-progress"]) == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert out["game"] == "oh_my_goods" and out["players"] == 2
+    assert sum(s["wins"] for s in out["seats"]) == pytest.approx(4)
+    assert all(s["mean_score"] > 0 for s in out["seats"])
+    assert "provisional" in captured.err

@@ -1081,6 +1081,7 @@ static int vi_validate(const es_game *g, const void *vs, char *err, size_t errle
     case VI_PH_ROLL:
         if (a != s->turn) BAD("roll by a player whose turn it is not");
         if (!((s->rolled >> a) & 1) && (s->roll_n != k || s->roll_white != (h == a))) BAD("round roll of the wrong dice");
+        if (s->roll_n + s->roll_white == 0) BAD("a reroll of no dice");
         break;
     case VI_PH_TURN:
         if (a != s->turn || !unplaced(g, s, a) || !((s->rolled >> a) & 1)) BAD("turn without dice");
