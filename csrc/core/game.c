@@ -13,6 +13,8 @@
 #define ES_PLAYOUT_STEP_LIMIT (1 << 22)
 #define ES_MAX_STATE_SIZE 8192   /* scratch states live on the stack */
 
+static int observation_fits(const es_game *g);
+
 static void set_err(char *err, size_t errlen, const char *msg) {
     if (err && errlen) snprintf(err, errlen, "%s", msg);
 }
@@ -59,12 +61,35 @@ es_game *es_game_new(const char *name, int players, const int32_t *table, size_t
         free(g);
         return NULL;
     }
+    if (!observation_fits(g)) {
+        set_err(err, errlen, "internal error: the observation is longer than observation_size");
+        es_game_free(g);
+        return NULL;
+    }
     return g;
+}
+
+/* A game's observe() must write at most observation_size floats: check it once, with a
+ * canary past the end, on the initial state. */
+static int observation_fits(const es_game *g) {
+    int n = g->def->observation_size(g), ok = 1;
+    float *buf = (float *)malloc(sizeof(float) * (size_t)(n + 64));
+    uint64_t s[ES_MAX_STATE_SIZE / 8];
+    if (!buf) return 0;
+    for (int i = 0; i < n + 64; i++) buf[i] = -12345.0f;
+    es_init(g, s);
+    g->def->observe(g, s, 0, buf);
+    for (int i = n; i < n + 64; i++) ok &= buf[i] == -12345.0f;
+    free(buf);
+    return ok;
 }
 
 void es_game_free(es_game *g) {
     if (!g) return;
-    if (g->def->teardown) g->def->teardown(g);
+    if (g->def->teardown)
+        g->def->teardown(g);
+    else
+        free(g->data);   /* the usual case: one block of tables built by setup() */
     free(g);
 }
 

@@ -1175,9 +1175,6 @@ static int read_chain(omg_building *b, const int32_t *t, int n_goods) {
     return resources < 2;   /* two hand-card inputs per use are not supported */
 }
 
-static int omg_observation_size(const es_game *g);
-static int observe_impl(const es_game *g, const omg_state *s, int viewer, float *out);
-
 static int omg_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t errlen) {
     omg_data *d = (omg_data *)calloc(1, sizeof *d);
     if (!d) return table_error(err, errlen, "out of memory", 0);
@@ -1245,23 +1242,7 @@ static int omg_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t
     for (int i = OMG_OPT_FULL_ROUND; i <= OMG_OPT_WORKER_LEAVES; i++) NEED(IN(o[i], 0, 1), "boolean option", i);
     NEED(IN(o[OMG_OPT_ROUND_CAP], 1, 100), "option round_cap", 0);
     g->data = d;
-
-    omg_state probe;
-    float obs[8192];
-    memset(&probe, 0, sizeof probe);
-    omg_init(g, &probe);
-    if (omg_observation_size(g) > (int)(sizeof obs / sizeof obs[0]) ||
-        observe_impl(g, &probe, 0, obs) != omg_observation_size(g)) {
-        free(d);
-        g->data = NULL;
-        return table_error(err, errlen, "internal error: observation size", 0);
-    }
     return ES_OK;
-}
-
-static void omg_teardown(es_game *g) {
-    free(g->data);
-    g->data = NULL;
 }
 
 /* ---------------------------------------------------------------- results */
@@ -1876,7 +1857,6 @@ const es_game_def es_oh_my_goods_def = {
     .n_options = OMG_NOPTIONS,
     .default_options = omg_default_options,
     .setup = omg_setup,
-    .teardown = omg_teardown,
     .observation_size = omg_observation_size,
     .init = omg_init,
     .current_player = omg_current_player,

@@ -800,8 +800,6 @@ static void vi_init(const es_game *g, void *vs) {
     }
 }
 
-static int observe_impl(const es_game *g, const vienna_state *s, int viewer, float *out);
-
 static int table_error(char *err, size_t errlen, const char *msg, int where) {
     if (err && errlen) snprintf(err, errlen, "vienna data table: %s (at %d)", msg, where);
     return ES_ERR_ARG;
@@ -889,23 +887,7 @@ static int vi_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
     NEED(IN(o[VI_OPT_PERSON_OPTIONAL], 0, 1), "option person_optional", 0);
     NEED(IN(o[VI_OPT_MAX_ROUNDS], 1, 200), "option max_rounds", 0);
     g->data = d;
-
-    /* self-check: the observation writes exactly observation_size floats */
-    vienna_state probe;
-    float obs[2048];
-    memset(&probe, 0, sizeof probe);
-    vi_init(g, &probe);
-    if (observe_impl(g, &probe, 0, obs) != g->def->observation_size(g)) {
-        free(d);
-        g->data = NULL;
-        return table_error(err, errlen, "internal error: observation size", 0);
-    }
     return ES_OK;
-}
-
-static void vi_teardown(es_game *g) {
-    free(g->data);
-    g->data = NULL;
 }
 
 /* ---------------------------------------------------------------- results */
@@ -1369,7 +1351,6 @@ const es_game_def es_vienna_def = {
     .n_options = VI_NOPTIONS,
     .default_options = vienna_default_options,
     .setup = vi_setup,
-    .teardown = vi_teardown,
     .observation_size = vi_observation_size,
     .init = vi_init,
     .current_player = vi_current_player,

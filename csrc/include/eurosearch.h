@@ -64,7 +64,7 @@ typedef struct es_game_def {
 
     /* Build g->data from the data table and g->options; ES_OK or ES_ERR_ARG with a message. */
     int (*setup)(es_game *g, const int32_t *table, size_t table_len, char *err, size_t errlen);
-    void (*teardown)(es_game *g);
+    void (*teardown)(es_game *g);   /* NULL: free(g->data) */
     int (*observation_size)(const es_game *g);
 
     void (*init)(const es_game *g, void *s);
