@@ -1121,6 +1121,10 @@ static void run(const es_game *g, omg_state *s) {
 static void omg_apply(const es_game *g, void *vs, es_move m) {
     omg_state *s = (omg_state *)vs;
     omg_apply_one(g, s, m);
+    /* fast path: mid-batch, the next node is another draw (what step() would find) */
+    if (MV_TYPE(m) == OMG_M_DRAW && s->sub == OMG_SUB_DRAW && es_bits128_any(s->deck) &&
+        (s->draw_left == NONE8 ? s->row_suns < 2 : s->draw_left > 0))
+        return;
     run(g, s);
 }
 
