@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import platform
 import random
+import statistics
 import time
 from typing import Any, Callable
 
@@ -112,9 +113,23 @@ def machine() -> str:
     return f"{model}, {os.cpu_count()} logical CPUs, Python {platform.python_version()}"
 
 
-def run_benchmarks(names: list[str], players: int | None = None, seconds: float = 2.0, seed: int = 1) -> dict[str, Any]:
-    return {"machine": machine(), "date": time.strftime("%Y-%m-%d"),
-            "results": [bench_game(n, players, seconds, seed) for n in names]}
+def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One result from repeated runs: the median of every rate and ratio (shared machines are
+    noisy; a median of a few runs moves far less than one run)."""
+    out = dict(runs[0])
+    for key in ("native", "python_driven", "reference"):
+        out[key] = {k: statistics.median(r[key][k] for r in runs) for k in runs[0][key]}
+    for key in ("ratio_native_reference", "ratio_python_driven_reference", "determinize_us"):
+        out[key] = statistics.median(r[key] for r in runs)
+    out["runs"] = len(runs)
+    out["ratios_native_reference"] = [r["ratio_native_reference"] for r in runs]
+    return out
+
+
+def run_benchmarks(names: list[str], players: int | None = None, seconds: float = 2.0, seed: int = 1,
+                   repeat: int = 1) -> dict[str, Any]:
+    results = [median_of([bench_game(n, players, seconds, seed + k) for k in range(max(repeat, 1))]) for n in names]
+    return {"machine": machine(), "date": time.strftime("%Y-%m-%d"), "repeat": repeat, "results": results}
 
 
 def format_report(report: dict[str, Any]) -> str:
@@ -127,4 +142,7 @@ def format_report(report: dict[str, Any]) -> str:
             lines.append(f"{r['game']:<12} {r['players']:>7} {key:<14} {m['games_per_s']:>10.1f} "
                          f"{m['decisions_per_s']:>13,.0f} {m['decisions_per_s'] / base:>12.1f}")
         lines.append(f"{r['game']:<12} {r['players']:>7} determinize: {r['determinize_us']:.2f} us per call")
+        if r.get("runs", 1) > 1:
+            lines.append(f"{r['game']:<12} {r['players']:>7} median of {r['runs']} runs; native/reference per run: "
+                         + ", ".join(f"{x:.1f}" for x in r["ratios_native_reference"]))
     return "\n".join(lines)

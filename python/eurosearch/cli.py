@@ -54,7 +54,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     names = [args.game] if args.game else games()
     try:
-        report = run_benchmarks(names, players=args.players, seconds=args.seconds, seed=args.seed)
+        report = run_benchmarks(names, players=args.players, seconds=args.seconds, seed=args.seed, repeat=args.repeat)
     except ValueError as exc:
         print(f"eurosearch bench: {exc}", file=sys.stderr)
         return 2
@@ -83,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--players", type=int, default=None)
     b.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--repeat", type=int, default=1, help="runs per measurement; the median is reported")
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench)
     return p
