@@ -93,6 +93,15 @@ def _check_id(e: Entry, value: str, seen: set[str]) -> None:
     seen.add(value)
 
 
+def _entry(origin: str, where: str, row: Any, seen: set[str]) -> tuple[Entry, str]:
+    """Open a list entry that has an id: check the id, and name the entry by it in errors."""
+    e = Entry(origin, where, row)
+    eid = e.str("id")
+    _check_id(e, eid, seen)
+    e.where = f"{where} ({eid})"
+    return e, eid
+
+
 def _resources(e: Entry, key: str) -> tuple[int, ...]:
     sub = e.sub(key)
     counts = [0] * 6
@@ -154,10 +163,7 @@ def validate(raw: dict[str, Any], origin: str = "<data>") -> OmgData:
     seen: set[str] = set()
     charburners: list[Building] = []
     for i, row in enumerate(top.table_list("charburners")):
-        e = Entry(origin, f"charburners[{i}]", row)
-        cid = e.str("id")
-        _check_id(e, cid, seen)
-        e.where = f"charburners[{i}] ({cid})"
+        e, cid = _entry(origin, f"charburners[{i}]", row, seen)
         if e.str("output", choices=("coal",)) != "coal":
             e.fail("output", "Charburners make coal")
         charburners.append(Building(cid, "Charburner", 0, False, 0, e.int("vp", 0, lo=0, hi=15),
@@ -169,10 +175,7 @@ def validate(raw: dict[str, Any], origin: str = "<data>") -> OmgData:
 
     cards: list[Building] = []
     for i, row in enumerate(top.table_list("cards")):
-        e = Entry(origin, f"cards[{i}]", row)
-        cid = e.str("id")
-        _check_id(e, cid, seen)
-        e.where = f"cards[{i}] ({cid})"
+        e, cid = _entry(origin, f"cards[{i}]", row, seen)
         res = RESOURCES.index(e.str("resource", choices=RESOURCES)) + 1
         has_any = e.has("input_any")
         if has_any == e.has("input"):
@@ -187,10 +190,7 @@ def validate(raw: dict[str, Any], origin: str = "<data>") -> OmgData:
         e.tag(ledger, parts=("card", "input", "sun", "chain"))
         e.done()
     for i, row in enumerate(top.table_list("offices")):
-        e = Entry(origin, f"offices[{i}]", row)
-        cid = e.str("id")
-        _check_id(e, cid, seen)
-        e.where = f"offices[{i}] ({cid})"
+        e, cid = _entry(origin, f"offices[{i}]", row, seen)
         bonus = e.str("bonus", choices=RESOURCES + ("card",))
         office = 0 if bonus == "card" else RESOURCES.index(bonus) + 1
         cards.append(Building(cid, "Market Office", RESOURCES.index(e.str("resource", "stone", choices=RESOURCES)) + 1,
@@ -209,10 +209,7 @@ def validate(raw: dict[str, Any], origin: str = "<data>") -> OmgData:
 
     assistants: list[Assistant] = []
     for i, row in enumerate(top.table_list("assistants")):
-        e = Entry(origin, f"assistants[{i}]", row)
-        aid = e.str("id")
-        _check_id(e, aid, seen)
-        e.where = f"assistants[{i}] ({aid})"
+        e, aid = _entry(origin, f"assistants[{i}]", row, seen)
         sides_raw = e.table_list("sides")
         if len(sides_raw) != 2:
             e.fail("sides", "an assistant card has exactly 2 sides (rulebook)")
