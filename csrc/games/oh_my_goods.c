@@ -976,6 +976,7 @@ static void chain_input(const es_game *g, omg_state *s, int p, int k, int in) {
 
 static void apply_chain(const es_game *g, omg_state *s, int p, es_move m) {
     int k = MV_ARG(m, 5, 4), in0 = MV_ARG(m, 9, 7), in1 = MV_ARG(m, 16, 7);
+    if (in1 < CH_GOOD) s->seen[in1] = (uint8_t)all_seen(g);   /* named in the public move */
     s->chain_in1 = (uint8_t)in1;
     chain_input(g, s, p, k, in0);
     if (s->sub != OMG_SUB_TAKE && in1 != CH_NONE) {
@@ -1514,7 +1515,9 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
         }
         int public_place = l == OMG_L_DISCARD || l == OMG_L_MARKET1 || l == OMG_L_MARKET2 || IN(l, OMG_L_BUILT, OMG_L_BUILT + 3);
         if (public_place && s->seen[c] != all) BAD("a public card is not known to all");
-        if (IN(l, OMG_L_HAND, OMG_L_HAND + 3) && s->seen[c] != BIT(l - OMG_L_HAND)) BAD("hand knowledge");
+        int waiting = s->chain_in1 == c && s->sub == OMG_SUB_TAKE;   /* shown, not yet moved */
+        if (IN(l, OMG_L_HAND, OMG_L_HAND + 3) && s->seen[c] != (waiting ? all : (int)BIT(l - OMG_L_HAND)))
+            BAD("hand knowledge");
         if (IN(l, OMG_L_ASIDE, OMG_L_ASIDE + 3) && s->seen[c] != BIT(l - OMG_L_ASIDE)) BAD("set-aside knowledge");
     }
     if (memcmp(deck, s->deck, sizeof deck) || memcmp(discard, s->discard, sizeof discard) ||
@@ -1636,6 +1639,136 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
     if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 0 && s->p2_asst < OMG_NASSIST && s->idx < n &&
         s->asst_owner[s->p2_asst] >= 0 && s->asst_owner[s->p2_asst] != order(g, s, s->idx))
         BAD("planning another player's assistant");
+    /* per-round bookkeeping exists only in the stages that use it */
+    {
+        int st = s->stage, sub = s->sub, in_p4 = st == OMG_ST_P4_PRODUCE || st == OMG_ST_P4_BUILD;
+        int setup = st < OMG_ST_P1_COMMIT;
+        if (setup != (s->round == 0) && st != OMG_ST_OVER) BAD("round does not match the stage");
+        if (st == OMG_ST_FINAL && !s->end_triggered) BAD("final round without an end trigger");
+        if (s->final_full && !s->end_triggered) BAD("full final round without an end trigger");
+        for (int p = 0; p < n; p++) {
+            int turn = (p - s->start + n) % n;
+            int exhaust_ok = sub == OMG_SUB_EXHAUST && turn <= s->exhaust_idx;
+            if ((s->pending[p][0] | s->pending[p][1]) && !exhaust_ok && !(st == OMG_ST_P1_COMMIT && turn <= s->idx))
+                BAD("a redraw choice outside phase I");
+            int p2 = (st == OMG_ST_P2_COMMIT && turn <= s->idx) || (st == OMG_ST_P2_REVEAL && turn >= s->idx);
+            int promised = s->pend_worker[p] >= 0 || s->pend_aside[p] >= 0;
+            for (int k = 0; k < OMG_SLOTS; k++) promised |= s->reserved[p][k] != 0;
+            for (int a = 0; a < OMG_NASSIST; a++) promised |= s->asst_owner[a] == p && s->pend_move[a] >= 0;
+            if (promised && !p2) BAD("a phase II choice outside phase II");
+            int revealed = turn < s->idx || (turn == s->idx && sub == OMG_SUB_TAKE);   /* being revealed */
+            int placed = (st == OMG_ST_P2_REVEAL && revealed) || st == OMG_ST_SUNSET || in_p4;
+            if (s->worker_slot[p] >= 0 && !placed) BAD("a worker outside the round's production");
+            if (s->aside[p] >= 0 && !(placed && !(in_p4 && turn < s->idx))) BAD("a set-aside card at the wrong time");
+            if ((s->tried[p] || s->produced[p]) && !(in_p4 && turn <= s->idx) &&
+                !(st == OMG_ST_P4_PRODUCE && s->final_full))
+                BAD("production marks outside phase IV");
+        }
+        for (int c = 0; c < OMG_NCARDS; c++) {
+            if (s->loc[c] == OMG_L_MARKET1 && !(st >= OMG_ST_SUNRISE && st <= OMG_ST_P4_BUILD)) BAD("a market card outside the market phases");
+            if (s->loc[c] == OMG_L_MARKET2 && !(st == OMG_ST_SUNSET || in_p4)) BAD("a sunset card before sunset");
+        }
+        if (sub == OMG_SUB_PAY && (s->pay_for == OMG_PAY_MOVE ? st != OMG_ST_P2_COMMIT || s->p2_step != 0 : st != OMG_ST_P4_BUILD))
+            BAD("a payment in the wrong stage");
+        if (sub == OMG_SUB_TAKE &&
+            !((s->take_after == TAKE_AFTER_REVEAL && st == OMG_ST_P2_REVEAL) ||
+              ((s->take_after == TAKE_AFTER_BUILD || s->take_after == TAKE_AFTER_HIRE) && st == OMG_ST_P4_BUILD) ||
+              (s->take_after == TAKE_AFTER_CHAIN && (st == OMG_ST_P4_PRODUCE || st == OMG_ST_FINAL))))
+            BAD("goods leaving a slot in the wrong stage");
+        if (sub != OMG_SUB_NONE && (setup ? st != OMG_ST_DEAL || (sub != OMG_SUB_DRAW && sub != OMG_SUB_EXHAUST) : st == OMG_ST_OVER))
+            BAD("a sub-step in the wrong stage");
+    }
+    /* the control fields agree with each other */
+    {
+        int st = s->stage, cur = s->idx < n ? order(g, s, s->idx) : -1;
+        if (st == OMG_ST_P2_COMMIT && cur >= 0) {
+            if (s->p2_step == 0) {
+                if (s->p2_asst >= OMG_NASSIST || s->asst_owner[s->p2_asst] != cur) BAD("planning an assistant not the planner's");
+                for (int a = s->p2_asst; a < OMG_NASSIST; a++)
+                    if (s->asst_owner[a] == cur && s->pend_move[a] >= 0 && !(a == s->p2_asst && s->sub == OMG_SUB_PAY))
+                        BAD("an assistant moved before its turn in planning");
+            } else if (s->p2_asst != OMG_NASSIST) {
+                BAD("planning position");
+            }
+            if (s->p2_step < 2 && s->pend_aside[cur] >= 0) BAD("set aside before placing the worker");
+            if (s->p2_step < 1 && s->pend_worker[cur] >= 0) BAD("worker placed before the assistants");
+        } else if (s->p2_step || s->p2_asst) {
+            BAD("planning position outside planning");
+        }
+        if (s->sub == OMG_SUB_PAY) {
+            int a = s->pay_arg >> 4, k = s->pay_arg & 15, p = s->pay_player;
+            if (p != cur || s->actor != cur) BAD("a payment by a player whose turn it is not");
+            if (s->pay_for == OMG_PAY_MOVE && (s->pay_arg != s->p2_asst || s->pend_move[s->p2_asst] < 0 || s->pay_cost != OMG_MOVE_COST))
+                BAD("an assistant-move payment");
+            if (s->pay_for == OMG_PAY_BUILD && (s->aside[p] < 0 || s->pay_cost != d->card[s->aside[p]].cost)) BAD("a build payment");
+            if (s->pay_for == OMG_PAY_HIRE &&
+                (s->asst_owner[a] != -1 || assistants_of(s, p) >= OMG_MAX_ASSISTANTS || !producing(d, s, p, k) ||
+                 ((assistant_slots(s, p, 0) >> k) & 1) || s->pay_cost != d->asst_cost[a][s->asst_side[a]]))
+                BAD("a hiring payment");
+        }
+        if (s->sub == OMG_SUB_TAKE) {
+            if (s->take_player != cur) BAD("goods leaving the slots of a player whose turn it is not");
+            if (st == OMG_ST_P4_BUILD && s->pay_for != (s->take_after == TAKE_AFTER_BUILD ? OMG_PAY_BUILD : OMG_PAY_HIRE))
+                BAD("a payment's goods leaving for another purpose");
+            if (s->take_after == TAKE_AFTER_HIRE) {
+                int a = s->pay_arg >> 4, k = s->pay_arg & 15;
+                if (s->asst_owner[a] != -1 || assistants_of(s, cur) >= OMG_MAX_ASSISTANTS || !producing(d, s, cur, k) ||
+                    ((assistant_slots(s, cur, 0) >> k) & 1))
+                    BAD("a hire that cannot happen");
+            }
+            if (s->take_after == TAKE_AFTER_REVEAL) {
+                int promised = s->pend_worker[cur] >= 0 || s->pend_aside[cur] >= 0;
+                for (int k = 0; k < OMG_SLOTS; k++) promised |= s->reserved[cur][k] != 0;
+                if (promised) BAD("a reveal still holding choices");
+            }
+        }
+    }
+    /* sub-machine bookkeeping is what its own steps would have written */
+    {
+        int cur = s->idx < n ? order(g, s, s->idx) : -1;
+        for (int p = 0; p < n; p++) {   /* one person per building, pending moves included */
+            uint32_t seen_slots = 0;
+            for (int a = 0; a < OMG_NASSIST; a++) {
+                if (s->asst_owner[a] != p) continue;
+                int k = asst_at(s, a, 1);
+                if ((seen_slots >> k) & 1) BAD("two assistants planned onto one building");
+                seen_slots |= BIT(k);
+            }
+            if (s->pend_worker[p] >= 0 && ((seen_slots >> s->pend_worker[p]) & 1)) BAD("worker planned onto an assistant's building");
+            uint32_t active = assistant_slots(s, p, 0) | (s->worker_slot[p] >= 0 ? BIT(s->worker_slot[p]) : 0);
+            if (s->tried[p] & ~active) BAD("production on a building nobody works");
+        }
+        if (s->sub == OMG_SUB_SUPPLY) {
+            int k = s->sup_slot, ws = s->worker_slot[cur];
+            const omg_building *b = slot_building(d, s, cur, k);
+            if (!((s->tried[cur] >> k) & 1) || ((s->produced[cur] >> k) & 1)) BAD("supplying a building not being produced");
+            if (s->sup_any != (b->input_any != 0) || s->sup_goods != (k == ws && s->worker_exact[cur] ? 2 : 1))
+                BAD("supply bookkeeping");
+            if (s->sup_any ? s->sup_need[0] > b->input_any || hand_size(s, cur) < s->sup_need[0] : s->sup_need[0] != 0)
+                BAD("supply need");
+            for (int r = 1; r <= OMG_NRES; r++)
+                if (s->sup_need[r] > b->input[r] || hand_of_resource(d, s, cur, r) < s->sup_need[r]) BAD("supply need");
+            if (s->sup_last != NONE8 && (s->loc[s->sup_last] != OMG_L_DISCARD ||
+                                         (!s->sup_any && !s->sup_need[d->card[s->sup_last].resource])))
+                BAD("supply position");
+        }
+        if (s->sub == OMG_SUB_PAY) {
+            int p = s->pay_player, total = 0, minv = INF_VALUE;
+            for (int k = 0; k < OMG_SLOTS; k++) {
+                int c = s->pay_counts[k];
+                if (k >= s->pay_slot ? c != 0 : c > s->goods_n[p][k] - s->reserved[p][k]) BAD("payment counts");
+                if (!c) continue;
+                int v = slot_value(d, s, p, k);
+                total += c * v;
+                if (v < minv) minv = v;
+            }
+            if (total != s->pay_total || minv != s->pay_min) BAD("payment totals");
+        }
+        if (s->sub == OMG_SUB_TAKE && s->take_dest_slot != NONE8) {
+            const omg_building *b = slot_building(d, s, s->take_player, s->take_dest_slot);
+            if (b->office >= 0 || !b->chain_n) BAD("goods moving onto a building without a chain");
+        }
+    }
     /* the actor must be the one the flow says */
     omg_state t;
     memcpy(&t, s, sizeof t);
