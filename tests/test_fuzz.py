@@ -8,6 +8,7 @@ change the state it was given.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 
@@ -17,7 +18,11 @@ from hypothesis import strategies as st
 
 import eurosearch as es
 
-FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Derandomized so that CI is reproducible; for a deeper random search run with
+# ES_FUZZ_EXAMPLES=3000 ES_FUZZ_RANDOM=1 python -m pytest tests/test_fuzz.py
+FUZZ = settings(max_examples=int(os.environ.get("ES_FUZZ_EXAMPLES", 300)), deadline=None,
+                derandomize=not os.environ.get("ES_FUZZ_RANDOM"),
+                suppress_health_check=[HealthCheck.too_slow])
 
 #: every implemented game at every player count, keyed (game, players)
 GAMES = {(name, n): es.game(name, players=n) for name in es.games()
