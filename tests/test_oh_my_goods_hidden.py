@@ -198,3 +198,19 @@ def test_to_json_view_cannot_be_loaded_as_a_state():
     with pytest.raises(es.StateFormatError, match="view"):
         g.state_from_json(s.to_json(viewer=0))
     assert g.state_from_json(s.to_json()) == s
+
+
+def test_determinization_depends_only_on_what_the_observer_knows():
+    """For a seed, two states that differ only in what p cannot see determinize to the same
+    world: agents that search determinizations then choose the same move in both."""
+    g, states = sample_states(3, seed=41, every=11, limit=20)
+    checked = 0
+    for s in states:
+        for p in range(3):
+            other = s.determinize(p, 12345)          # another world consistent with p's view
+            if other == s:
+                continue
+            for seed in (1, 2, 3):
+                assert s.determinize(p, seed) == other.determinize(p, seed)
+            checked += 1
+    assert checked > 10

@@ -1403,10 +1403,21 @@ static void omg_determinize(const es_game *g, void *vs, int observer, es_rng *rn
     for (int c = 0; c < OMG_NCARDS; c++)
         if (!((s->seen[c] >> observer) & 1)) {
             cards[n] = c;
-            locs[n] = s->loc[c];
-            seens[n] = s->seen[c];
+            locs[n] = s->loc[c] << 8 | s->seen[c];
             n++;
         }
+    /* The places in a canonical order, so that for a seed the deal depends only on what the
+     * observer knows (the unseen cards and the places), not on which card is where. */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && locs[j - 1] > locs[j]; j--) {
+            int t = locs[j];
+            locs[j] = locs[j - 1];
+            locs[j - 1] = t;
+        }
+    for (int i = 0; i < n; i++) {
+        seens[i] = locs[i] & 0xFF;
+        locs[i] >>= 8;
+    }
     omg_state trial;
     for (int attempt = 0; attempt < 10000; attempt++) {   /* rejection: uniform among consistent deals */
         memcpy(&trial, s, sizeof trial);
