@@ -343,6 +343,36 @@ cdef class State:
     def apply_unchecked(self, int move) -> None:
         es_apply_unchecked(self.game.g, self.buf, move)
 
+    def mcts(self, int player, long long iterations=0, double seconds=0.0, double exploration=1.4,
+             bint information_sets=False, long long max_nodes=0, seed=0):
+        """Monte Carlo tree search for `player` (who must be to move), in C.
+
+        Returns (moves, visits, mean returns for player, stats dict). See es_mcts in
+        csrc/include/eurosearch.h for the algorithm."""
+        cdef es_mcts_config cfg
+        cdef es_search_stats st
+        cdef int cap = es_max_moves(self.game.g), n
+        if iterations <= 0 and seconds <= 0:
+            raise ValueError("mcts needs iterations > 0 or seconds > 0")
+        cfg.iterations = iterations
+        cfg.seconds = seconds
+        cfg.exploration = exploration
+        cfg.information_sets = information_sets
+        cfg.max_nodes = max_nodes
+        cfg.seed = _seed64(seed)
+        moves = np.zeros(cap, dtype=np.int32)
+        visits = np.zeros(cap, dtype=np.int64)
+        values = np.zeros(cap, dtype=np.float64)
+        cdef int32_t[::1] mv = moves
+        cdef int64_t[::1] vv = visits
+        cdef double[::1] va = values
+        with nogil:
+            n = es_mcts(self.game.g, self.buf, player, &cfg, &mv[0], &vv[0], &va[0], cap, &st)
+        if n < 0:
+            raise ValueError(f"mcts: player {player} is not to move here" if n == ES_ERR_PHASE else f"mcts failed ({n})")
+        return (moves[:n].tolist(), visits[:n].tolist(), values[:n].tolist(),
+                {"iterations": st.iterations, "nodes": st.nodes, "seconds": st.seconds})
+
     def random_playout(self, seed) -> list:
         """Play this state to the end with uniformly random moves, in C; final scores."""
         cdef es_rng rng

@@ -9,6 +9,7 @@ cdef extern from "eurosearch.h" nogil:
     int ES_ERR_FORMAT
     int ES_ERR_BUFFER
     int ES_ERR_LIMIT
+    int ES_ERR_PHASE
     ctypedef int32_t es_move
     ctypedef struct es_rng:
         uint64_t s[4]
@@ -62,3 +63,16 @@ cdef extern from "eurosearch.h" nogil:
     int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *decisions,
                                int64_t *chance)
     void es_rng_seed(es_rng *r, uint64_t seed)
+    ctypedef struct es_mcts_config:
+        int64_t iterations
+        double seconds
+        double exploration
+        int information_sets
+        int64_t max_nodes
+        uint64_t seed
+    ctypedef struct es_search_stats:
+        int64_t iterations
+        int64_t nodes
+        double seconds
+    int es_mcts(const es_game *g, const void *s, int player, const es_mcts_config *cfg, es_move *moves,
+                int64_t *visits, double *values, int cap, es_search_stats *stats)

@@ -1427,8 +1427,10 @@ static void omg_determinize(const es_game *g, void *vs, int observer, es_rng *rn
     if (!consistent(g, &trial, observer)) return;   /* cannot happen: the true deal is consistent */
     memcpy(s, &trial, sizeof *s);
     if (s->sub == OMG_SUB_SUPPLY && s->actor != observer) s->sup_last = NONE8;   /* canonical order restarts */
-    /* a set-aside card not yet built is some card of its owner's (resampled) hand */
-    for (int p = 0; p < g->players; p++)
+    /* At the reveal a set-aside card's presence is public, not which card: it is some card of
+     * its owner's (resampled) hand. (During planning the whole commitment is replayed below;
+     * deciding by its hidden presence here would make the deal depend on it.) */
+    for (int p = 0; p < g->players && !committing(s); p++)
         if (p < OMG_MAXP && p != observer && s->pend_aside[p] >= 0)
             s->pend_aside[p] = (int8_t)random_hand_card(s, p, s->pending[p], rng);
     if (!committing(s)) return;
@@ -1483,6 +1485,23 @@ static void omg_determinize(const es_game *g, void *vs, int observer, es_rng *rn
             memcpy(s->reserved[p], t.reserved[p], OMG_SLOTS);
         }
     }
+}
+
+/* What `viewer` sees of move m (for information-set search): a card drawn or moved face
+ * down where viewer cannot see it, and another player's choice inside a hidden commitment,
+ * are one move to viewer. The hidden ids carry bit 30, which no real move has. */
+#define OMG_HIDDEN (1 << 30)
+
+static es_move omg_move_view(const es_game *g, const void *vs, es_move m, int viewer) {
+    const omg_state *s = (const omg_state *)vs;
+    (void)g;
+    int t = MV_TYPE(m);
+    if (t == OMG_M_DRAW && s->draw_dest != OMG_D_MARKET && !(s->draw_dest == OMG_D_HAND && s->draw_player == viewer))
+        return OMG_HIDDEN | t;
+    if (t == OMG_M_TAKE && s->take_dest_slot != NONE8 && !((s->seen[MV_ARG(m, 5, 7)] >> viewer) & 1))
+        return OMG_HIDDEN | t;
+    if (s->actor >= 0 && s->actor != viewer && committing(s)) return OMG_HIDDEN | t;
+    return m;
 }
 
 /* ---------------------------------------------------------------- validation */
@@ -2020,6 +2039,7 @@ const es_game_def es_oh_my_goods_def = {
     .move_to_str = omg_move_to_str,
     .render = omg_render,
     .redact = omg_redact,
+    .move_view = omg_move_view,
     .fields = omg_fields,
     .n_fields = (int)(sizeof omg_fields / sizeof omg_fields[0]),
 };

@@ -84,6 +84,9 @@ typedef struct es_game_def {
     /* The state as `viewer` sees it (hidden cards and others' pending choices blanked), in
      * the same layout; NULL for games without hidden information. */
     void (*redact)(const es_game *g, const void *s, int viewer, void *out);
+    /* What `viewer` sees of move m made in s: moves viewer cannot tell apart map to one id
+     * (an opponent's hidden choice, a card drawn face down). NULL: every move is public. */
+    es_move (*move_view)(const es_game *g, const void *s, es_move m, int viewer);
 
     const es_field_desc *fields;
     int n_fields;
@@ -163,6 +166,30 @@ int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *score
 /* Play one random game on from state s (modified in place). */
 int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *decisions,
                            int64_t *chance);
+
+/* ---- search ---- */
+#define ES_SEARCH_MAX_PLAYERS 8
+
+typedef struct es_mcts_config {
+    int64_t iterations;     /* stop after this many iterations (0: no limit) */
+    double seconds;         /* stop after this much time (0: no limit; one of the two is needed) */
+    double exploration;     /* the UCT constant c */
+    int information_sets;   /* 1: IS-MCTS, a new determinization for the searcher every iteration */
+    int64_t max_nodes;      /* tree size bound (0: 4 million nodes) */
+    uint64_t seed;
+} es_mcts_config;
+
+typedef struct es_search_stats {
+    int64_t iterations, nodes;
+    double seconds;
+} es_search_stats;
+
+/* Monte Carlo tree search from s for `player`, who must be to move: UCT with a value per
+ * player (max^n), chance sampled by its probabilities, random playouts to the end in C.
+ * Writes the root moves with their visit counts and mean return for `player` (at most cap);
+ * returns how many, or an ES_ERR_* code. */
+int es_mcts(const es_game *g, const void *s, int player, const es_mcts_config *cfg, es_move *moves,
+            int64_t *visits, double *values, int cap, es_search_stats *stats);
 
 /* ---- rng ---- */
 void es_rng_seed(es_rng *r, uint64_t seed);

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Protocol
 
+from .mcts import MCTSAgent, ismcts
 from .random_agent import RandomAgent
 
 
@@ -19,8 +20,12 @@ class Agent(Protocol):
 
 
 #: name -> (factory, {parameter: type})
+_SEARCH = {"iterations": int, "seconds": float, "c": float, "seed": int, "max_nodes": int}
+
 REGISTRY: dict[str, tuple[Callable[..., Agent], dict[str, type]]] = {
     "random": (RandomAgent, {"seed": int}),
+    "mcts": (MCTSAgent, _SEARCH),
+    "ismcts": (ismcts, _SEARCH),
 }
 
 
@@ -56,4 +61,4 @@ def make(spec: str, **defaults: Any) -> Agent:
     return agent
 
 
-__all__ = ["Agent", "RandomAgent", "REGISTRY", "make", "parse_spec"]
+__all__ = ["Agent", "MCTSAgent", "RandomAgent", "REGISTRY", "ismcts", "make", "parse_spec"]

@@ -1,0 +1,217 @@
+/* Monte Carlo tree search over the game interface, for every game.
+ *
+ * UCT with a value per player (max^n backup: each node holds the sum of every player's
+ * returns, and a player choosing at a node maximises its own), chance nodes sampled by their
+ * probabilities, random playouts to the end run in C.
+ *
+ * Information-set mode (single-observer IS-MCTS): every iteration starts from a fresh
+ * determinization of the root for the searching player, so the search never depends on what
+ * that player cannot see. Tree edges are keyed by the move as the searcher sees it
+ * (es_game_def.move_view), so an opponent's hidden choices, or cards drawn face down, share
+ * one edge; and UCT counts a child's availability (the iterations in which its move was
+ * legal) instead of the parent's visits. With a single determinization (the open mode) this
+ * is plain UCT.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "eurosearch.h"
+#include "rng.h"
+
+#define ES_STACK_MOVES 4096
+#define ES_MAX_STATE_BYTES 8192
+#define DEFAULT_MAX_NODES (4 << 20)
+
+typedef struct mnode {
+    es_move key;              /* the move into this node, as the searcher sees it */
+    int32_t child, sibling;   /* first child, next sibling (-1: none) */
+    uint32_t visits, avail;
+    uint32_t stamp;           /* iteration in which this child was last available */
+    float value[ES_SEARCH_MAX_PLAYERS];   /* sum of each player's returns */
+} mnode;
+
+typedef struct tree {
+    mnode *nodes;
+    int64_t n, cap, limit;
+} tree;
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A new child of `parent` (or the root when parent < 0); -1 when the tree is full. */
+static int32_t add_node(tree *t, int32_t parent, es_move key) {
+    if (t->n >= t->limit) return -1;
+    if (t->n == t->cap) {
+        int64_t cap = t->cap * 2;
+        mnode *grown = (mnode *)realloc(t->nodes, (size_t)cap * sizeof(mnode));
+        if (!grown) return -1;
+        t->nodes = grown;
+        t->cap = cap;
+    }
+    int32_t id = (int32_t)t->n++;
+    mnode *m = &t->nodes[id];
+    memset(m, 0, sizeof *m);
+    m->key = key;
+    m->child = -1;
+    m->sibling = -1;
+    if (parent >= 0) {
+        m->sibling = t->nodes[parent].child;
+        t->nodes[parent].child = id;
+    }
+    return id;
+}
+
+static int32_t find_child(const tree *t, int32_t parent, es_move key) {
+    for (int32_t c = t->nodes[parent].child; c >= 0; c = t->nodes[c].sibling)
+        if (t->nodes[c].key == key) return c;
+    return -1;
+}
+
+static inline es_move view_of(const es_game *g, const void *s, es_move m, int viewer) {
+    return g->def->move_view ? g->def->move_view(g, s, m, viewer) : m;
+}
+
+int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config *cfg, es_move *moves,
+            int64_t *visits, double *values, int cap, es_search_stats *stats) {
+    const es_game_def *d = g->def;
+    int np = g->players;
+    if (!cfg || player < 0 || player >= np || np > ES_SEARCH_MAX_PLAYERS || d->state_size > ES_MAX_STATE_BYTES)
+        return ES_ERR_ARG;
+    if (d->current_player(g, root) != player) return ES_ERR_PHASE;
+    if (cfg->iterations <= 0 && cfg->seconds <= 0) return ES_ERR_ARG;
+
+    tree t = {NULL, 0, 1024, cfg->max_nodes > 0 ? cfg->max_nodes : DEFAULT_MAX_NODES};
+    t.nodes = (mnode *)malloc((size_t)t.cap * sizeof(mnode));
+    int64_t path_cap = 4096;
+    int32_t *path = (int32_t *)malloc((size_t)path_cap * sizeof(int32_t));
+    if (!t.nodes || !path) {
+        free(t.nodes);
+        free(path);
+        return ES_ERR_LIMIT;
+    }
+    add_node(&t, -1, 0);
+
+    uint64_t state_buf[ES_MAX_STATE_BYTES / 8];
+    void *s = state_buf;
+    es_move legal[ES_STACK_MOVES], untried[ES_STACK_MOVES], same[ES_STACK_MOVES];
+    double returns[ES_SEARCH_MAX_PLAYERS];
+    es_rng rng;
+    es_rng_seed(&rng, cfg->seed);
+    double start = now_seconds(), elapsed = 0;
+    double c = cfg->exploration;
+    int64_t it = 0;
+
+    for (;; it++) {
+        if (cfg->iterations > 0 && it >= cfg->iterations) break;
+        if (cfg->seconds > 0 && (it & 31) == 0 && (elapsed = now_seconds() - start) >= cfg->seconds) break;
+        uint32_t stamp = (uint32_t)(it + 1);
+        memcpy(s, root, d->state_size);
+        if (cfg->information_sets) d->determinize(g, s, player, &rng);
+
+        int64_t depth = 0;
+        int32_t node = 0;
+        path[depth++] = 0;
+        int expanded = 0;
+        for (;;) {
+            int cp = d->current_player(g, s);
+            if (cp == ES_TERMINAL) break;
+            es_move m;
+            int32_t next;
+            if (cp == ES_CHANCE) {
+                m = d->sample_chance(g, s, &rng);
+                es_move key = view_of(g, s, m, player);
+                next = find_child(&t, node, key);
+                if (next < 0 && !expanded) {
+                    next = add_node(&t, node, key);
+                    expanded = 1;
+                }
+            } else {
+                int n = d->legal_moves(g, s, legal);
+                if (n <= 0) break;
+                /* which children are available now; which moves have no child yet */
+                int n_untried = 0;
+                for (int i = 0; i < n; i++) {
+                    es_move key = view_of(g, s, legal[i], player);
+                    int32_t ch = find_child(&t, node, key);
+                    if (ch < 0) {
+                        untried[n_untried++] = legal[i];
+                    } else if (t.nodes[ch].stamp != stamp) {
+                        t.nodes[ch].stamp = stamp;
+                        t.nodes[ch].avail++;
+                    }
+                }
+                if (n_untried && !expanded) {
+                    m = untried[es_rng_u32_below(&rng, (uint32_t)n_untried)];
+                    next = add_node(&t, node, view_of(g, s, m, player));
+                    if (next >= 0) {
+                        t.nodes[next].stamp = stamp;
+                        t.nodes[next].avail = 1;
+                    }
+                    expanded = 1;
+                } else {
+                    /* UCT over the available children, for the player to move here */
+                    double best = -1e300;
+                    next = -1;
+                    for (int32_t ch = t.nodes[node].child; ch >= 0; ch = t.nodes[ch].sibling) {
+                        const mnode *x = &t.nodes[ch];
+                        if (x->stamp != stamp) continue;
+                        double u = x->visits == 0 ? 1e100
+                                                  : x->value[cp] / x->visits + c * sqrt(log((double)x->avail) / x->visits);
+                        if (u > best) {
+                            best = u;
+                            next = ch;
+                        }
+                    }
+                    if (next < 0) { /* a full tree and an unseen move: play on without the tree */
+                        m = legal[es_rng_u32_below(&rng, (uint32_t)n)];
+                    } else {
+                        /* the moves behind this edge: the searcher cannot tell them apart */
+                        int k = 0;
+                        for (int i = 0; i < n; i++)
+                            if (view_of(g, s, legal[i], player) == t.nodes[next].key) same[k++] = legal[i];
+                        m = same[k > 1 ? es_rng_u32_below(&rng, (uint32_t)k) : 0];
+                    }
+                }
+            }
+            d->apply(g, s, m);
+            if (next < 0) break;   /* off the tree: the rollout starts here */
+            node = next;
+            if (depth == path_cap) {
+                path_cap *= 2;
+                int32_t *grown = (int32_t *)realloc(path, (size_t)path_cap * sizeof(int32_t));
+                if (!grown) break;
+                path = grown;
+            }
+            path[depth++] = node;
+            if (expanded) break;
+        }
+        if (d->current_player(g, s) != ES_TERMINAL && es_random_playout_from(g, s, &rng, NULL, NULL) != ES_OK)
+            continue;   /* a playout that never ended: no result to back up */
+        d->returns(g, s, returns);
+        for (int64_t i = 0; i < depth; i++) {
+            mnode *x = &t.nodes[path[i]];
+            x->visits++;
+            for (int p = 0; p < np; p++) x->value[p] += (float)returns[p];
+        }
+    }
+    if (stats) {
+        stats->iterations = it;
+        stats->nodes = t.n;
+        stats->seconds = now_seconds() - start;
+    }
+    int count = 0;
+    for (int32_t ch = t.nodes[0].child; ch >= 0 && count < cap; ch = t.nodes[ch].sibling) {
+        moves[count] = t.nodes[ch].key;
+        visits[count] = t.nodes[ch].visits;
+        values[count] = t.nodes[ch].visits ? t.nodes[ch].value[player] / t.nodes[ch].visits : 0.0;
+        count++;
+    }
+    free(t.nodes);
+    free(path);
+    return count;
+}

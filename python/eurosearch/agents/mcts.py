@@ -1,0 +1,49 @@
+"""Monte Carlo tree search agents; the search itself runs in C (csrc/core/mcts.c)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+
+class MCTSAgent:
+    """UCT with max^n backup and random playouts in C.
+
+    In a game with hidden information the search never sees the true hidden cards: `mcts`
+    searches one determinization for the player per move; `ismcts` (information_sets=True)
+    draws a new determinization every iteration and keys the tree by what the player sees.
+    Budget: `iterations` per move, or `seconds` per move (iterations win if both are set).
+    """
+
+    def __init__(self, iterations: int = 1000, seconds: float = 0.0, c: float = 1.4, seed: int = 0,
+                 max_nodes: int = 0, information_sets: bool = False):
+        if iterations <= 0 and seconds <= 0:
+            raise ValueError("mcts needs iterations > 0 or seconds > 0")
+        self.name = "ismcts" if information_sets else "mcts"
+        self.iterations = iterations if iterations > 0 else 0
+        self.seconds = seconds if iterations <= 0 else 0.0
+        self.c = c
+        self.max_nodes = max_nodes
+        self.information_sets = information_sets
+        self.rng = random.Random(seed)
+        self.last_stats: dict[str, Any] = {}
+
+    def choose(self, state: Any, player: int) -> int:
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        seed = self.rng.getrandbits(63)
+        root = state if self.information_sets else state.determinize(player, seed)
+        found, visits, values, stats = root.mcts(
+            player, iterations=self.iterations, seconds=self.seconds, exploration=self.c,
+            information_sets=self.information_sets, max_nodes=self.max_nodes, seed=seed)
+        self.last_stats = stats
+        if not found:
+            return moves[self.rng.randrange(len(moves))]
+        best = max(range(len(found)), key=lambda i: (visits[i], values[i]))
+        return found[best]
+
+
+def ismcts(**kwargs: Any) -> MCTSAgent:
+    """Single-observer information-set MCTS."""
+    return MCTSAgent(information_sets=True, **kwargs)

@@ -1,0 +1,82 @@
+"""Agents: spec strings, legal and reproducible choices, no peeking at hidden cards, strength."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import eurosearch as es
+from eurosearch import agents
+from eurosearch.match import run_match
+
+
+def test_specs_build_agents_and_bad_specs_list_the_valid_ones():
+    a = agents.make("mcts:iterations=50:c=0.7:seed=3")
+    assert isinstance(a, agents.MCTSAgent) and a.iterations == 50 and a.c == 0.7
+    assert agents.make("ismcts:seconds=0.01").information_sets
+    with pytest.raises(ValueError, match="valid agents: ismcts, mcts, random"):
+        agents.make("alphazero")
+    with pytest.raises(ValueError, match="valid keys: c, iterations, max_nodes, seconds, seed"):
+        agents.make("mcts:depth=3")
+    with pytest.raises(ValueError, match="iterations > 0 or seconds > 0"):
+        agents.make("mcts:iterations=0")
+
+
+def decision_states(game: str, players: int, seed: int, count: int):
+    """States at decision nodes along a seeded random game."""
+    g = es.game(game, players=players)
+    s = g.new_state(seed=seed)
+    rng = random.Random(seed)
+    out = []
+    while not s.is_terminal() and len(out) < count:
+        if s.is_chance():
+            s.apply(s.sample_chance(rng.getrandbits(64)))
+            continue
+        if len(s.legal_moves()) > 1 and rng.random() < 0.3:
+            out.append(s.clone())
+        s.apply(rng.choice(s.legal_moves()))
+    return out
+
+
+@pytest.mark.parametrize("spec", ["mcts:iterations=60", "ismcts:iterations=60", "random"])
+@pytest.mark.parametrize("game,players", [("vienna", 3), ("oh_my_goods", 3)])
+def test_choices_are_legal_and_reproducible(spec, game, players):
+    for s in decision_states(game, players, seed=4, count=5):
+        p = s.current_player
+        first = agents.make(spec, seed=11).choose(s.clone(), p)
+        assert first in s.legal_moves()
+        assert agents.make(spec, seed=11).choose(s.clone(), p) == first
+
+
+@pytest.mark.parametrize("spec", ["mcts:iterations=80", "ismcts:iterations=80", "random"])
+def test_choices_do_not_depend_on_hidden_cards(spec):
+    """Issue 5: resampling what the player cannot see (consistently with what it saw) leaves
+    the choice of a seeded agent unchanged."""
+    changed_worlds = 0
+    for s in decision_states("oh_my_goods", 3, seed=9, count=8):
+        p = s.current_player
+        other = s.determinize(p, 424242)
+        changed_worlds += other != s
+        assert agents.make(spec, seed=5).choose(s, p) == agents.make(spec, seed=5).choose(other, p)
+    assert changed_worlds >= 6, "the test needs worlds that really differ"
+
+
+@pytest.mark.parametrize("game,specs", [
+    ("vienna", ["mcts:iterations=120", "random", "random"]),
+    ("oh_my_goods", ["ismcts:iterations=120", "random"]),
+])
+def test_mcts_beats_random(game, specs):
+    result = run_match(game, specs, games=4, seed=2, progress=False)
+    assert result.seats[0].wins >= 3, result.as_dict()
+
+
+def test_mcts_search_reports_its_statistics():
+    g = es.game("vienna", players=3)
+    s = g.new_state(seed=1)
+    moves, visits, values, stats = s.mcts(s.current_player, iterations=300, seed=1)
+    assert sorted(moves) == sorted(s.legal_moves())        # every root move was tried
+    assert sum(visits) == 300 and stats["iterations"] == 300
+    assert all(0.0 <= v <= 1.0 for v in values)
+    with pytest.raises(ValueError, match="not to move"):
+        s.mcts((s.current_player + 1) % 3, iterations=10)
