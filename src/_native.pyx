@@ -343,8 +343,23 @@ cdef class State:
     def apply_unchecked(self, int move) -> None:
         es_apply_unchecked(self.game.g, self.buf, move)
 
+    def evaluate(self) -> list:
+        """The game's static estimate of each player's final score (higher is better)."""
+        cdef double out[16]
+        es_evaluate(self.game.g, self.buf, out)
+        return [out[i] for i in range(self.game.players)]
+
+    def heuristic_move(self, seed=0) -> int:
+        """The greedy move: best evaluation margin over the strongest opponent after one ply."""
+        cdef es_rng rng
+        if es_current_player(self.game.g, self.buf) < 0:
+            raise ValueError("heuristic_move: not a decision node")
+        es_rng_seed(&rng, _seed64(seed))
+        return es_heuristic_move(self.game.g, self.buf, &rng)
+
     def mcts(self, int player, long long iterations=0, double seconds=0.0, double exploration=1.4,
-             bint information_sets=False, long long max_nodes=0, seed=0):
+             bint information_sets=False, long long max_nodes=0, seed=0, int rollout_depth=0,
+             int rollout_policy=0, double eval_scale=0.0):
         """Monte Carlo tree search for `player` (who must be to move), in C.
 
         Returns (moves, visits, mean returns for player, stats dict). See es_mcts in
@@ -360,6 +375,9 @@ cdef class State:
         cfg.information_sets = information_sets
         cfg.max_nodes = max_nodes
         cfg.seed = _seed64(seed)
+        cfg.rollout_depth = rollout_depth
+        cfg.rollout_policy = rollout_policy
+        cfg.eval_scale = eval_scale
         moves = np.zeros(cap, dtype=np.int32)
         visits = np.zeros(cap, dtype=np.int64)
         values = np.zeros(cap, dtype=np.float64)

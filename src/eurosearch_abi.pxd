@@ -70,9 +70,14 @@ cdef extern from "eurosearch.h" nogil:
         int information_sets
         int64_t max_nodes
         uint64_t seed
+        int rollout_depth
+        int rollout_policy
+        double eval_scale
     ctypedef struct es_search_stats:
         int64_t iterations
         int64_t nodes
         double seconds
+    void es_evaluate(const es_game *g, const void *s, double *out)
+    es_move es_heuristic_move(const es_game *g, const void *s, es_rng *rng)
     int es_mcts(const es_game *g, const void *s, int player, const es_mcts_config *cfg, es_move *moves,
                 int64_t *visits, double *values, int cap, es_search_stats *stats)

@@ -15,10 +15,12 @@ def test_specs_build_agents_and_bad_specs_list_the_valid_ones():
     a = agents.make("mcts:iterations=50:c=0.7:seed=3")
     assert isinstance(a, agents.MCTSAgent) and a.iterations == 50 and a.c == 0.7
     assert agents.make("ismcts:seconds=0.01").information_sets
-    with pytest.raises(ValueError, match="valid agents: ismcts, mcts, random"):
+    with pytest.raises(ValueError, match="valid agents: heuristic, ismcts, mcts, random"):
         agents.make("alphazero")
-    with pytest.raises(ValueError, match="valid keys: c, iterations, max_nodes, seconds, seed"):
-        agents.make("mcts:depth=3")
+    with pytest.raises(ValueError, match="valid keys: c, depth, iterations, max_nodes, rollout, scale, seconds, seed"):
+        agents.make("mcts:width=3")
+    with pytest.raises(ValueError, match="rollout must be one of random, greedy"):
+        agents.make("mcts:rollout=smart")
     with pytest.raises(ValueError, match="iterations > 0 or seconds > 0"):
         agents.make("mcts:iterations=0")
 
@@ -39,7 +41,9 @@ def decision_states(game: str, players: int, seed: int, count: int):
     return out
 
 
-@pytest.mark.parametrize("spec", ["mcts:iterations=60", "ismcts:iterations=60", "random"])
+@pytest.mark.parametrize("spec", ["mcts:iterations=60", "ismcts:iterations=60", "mcts:iterations=30:depth=0",
+                                  "mcts:iterations=30:depth=-1", "mcts:iterations=20:rollout=greedy", "random",
+                                  "heuristic"])
 @pytest.mark.parametrize("game,players", [("vienna", 3), ("oh_my_goods", 3)])
 def test_choices_are_legal_and_reproducible(spec, game, players):
     for s in decision_states(game, players, seed=4, count=5):
@@ -49,7 +53,7 @@ def test_choices_are_legal_and_reproducible(spec, game, players):
         assert agents.make(spec, seed=11).choose(s.clone(), p) == first
 
 
-@pytest.mark.parametrize("spec", ["mcts:iterations=80", "ismcts:iterations=80", "random"])
+@pytest.mark.parametrize("spec", ["mcts:iterations=80", "ismcts:iterations=80", "random", "heuristic"])
 def test_choices_do_not_depend_on_hidden_cards(spec):
     """Issue 5: resampling what the player cannot see (consistently with what it saw) leaves
     the choice of a seeded agent unchanged."""
@@ -69,6 +73,12 @@ def test_choices_do_not_depend_on_hidden_cards(spec):
 def test_mcts_beats_random(game, specs):
     result = run_match(game, specs, games=4, seed=2, progress=False)
     assert result.seats[0].wins >= 3, result.as_dict()
+
+
+@pytest.mark.parametrize("game,players", [("vienna", 3), ("oh_my_goods", 2)])
+def test_heuristic_beats_random(game, players):
+    result = run_match(game, ["heuristic"] + ["random"] * (players - 1), games=6, seed=3, progress=False)
+    assert result.seats[0].wins >= 5, result.as_dict()
 
 
 def test_mcts_search_reports_its_statistics():

@@ -354,3 +354,43 @@ int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *score
     if (chance_out) *chance_out = ch;
     return ES_OK;
 }
+
+/* ---- evaluation and greedy play ---- */
+
+void es_evaluate(const es_game *g, const void *s, double *out) {
+    if (g->def->evaluate)
+        g->def->evaluate(g, s, out);
+    else
+        g->def->scores(g, s, out);
+}
+
+static double margin(const es_game *g, const double *v, int p) {
+    double best = -1e300;
+    for (int q = 0; q < g->players; q++)
+        if (q != p && v[q] > best) best = v[q];
+    return v[p] - best;
+}
+
+es_move es_heuristic_move(const es_game *g, const void *s, es_rng *rng) {
+    es_move moves[ES_STACK_MOVES];
+    uint64_t t[ES_MAX_STATE_SIZE / 8];
+    double v[16], best = -1e300;
+    int p = g->def->current_player(g, s), n, ties = 0;
+    if (p < 0) return 0;
+    n = g->def->legal_moves(g, s, moves);
+    es_move choice = n ? moves[0] : 0;
+    for (int i = 0; i < n; i++) {
+        memcpy(t, s, g->def->state_size);
+        g->def->apply(g, t, moves[i]);
+        es_evaluate(g, t, v);
+        double m = margin(g, v, p);
+        if (m > best + 1e-9) {
+            best = m;
+            choice = moves[i];
+            ties = 1;
+        } else if (m > best - 1e-9 && es_rng_u32_below(rng, (uint32_t)++ties) == 0) {
+            choice = moves[i];   /* reservoir choice among equal moves */
+        }
+    }
+    return choice;
+}

@@ -76,6 +76,54 @@ static inline es_move view_of(const es_game *g, const void *s, es_move m, int vi
     return g->def->move_view ? g->def->move_view(g, s, m, viewer) : m;
 }
 
+/* Returns from an evaluation: a softmax over the estimated scores (a win-chance proxy). */
+static void evaluation_returns(const es_game *g, const void *s, double scale, double *returns) {
+    double v[ES_SEARCH_MAX_PLAYERS], top = -1e300, sum = 0;
+    es_evaluate(g, s, v);
+    for (int p = 0; p < g->players; p++)
+        if (v[p] > top) top = v[p];
+    for (int p = 0; p < g->players; p++) sum += returns[p] = exp(scale * (v[p] - top));
+    for (int p = 0; p < g->players; p++) returns[p] /= sum;
+}
+
+/* From the leaf: a playout (random or greedy, to the end or to a depth) or the evaluation.
+ * 0 when a playout hit the step limit. */
+static int playout(const es_game *g, const es_mcts_config *cfg, void *s, es_rng *rng, double *returns) {
+    const es_game_def *d = g->def;
+    es_move legal[ES_STACK_MOVES];
+    double scale = cfg->eval_scale > 0 ? cfg->eval_scale : 0.5;
+    int depth = cfg->rollout_depth < 0 ? 0 : cfg->rollout_depth;
+    if (cfg->rollout_depth == 0 && cfg->rollout_policy == 0) {
+        if (d->current_player(g, s) != ES_TERMINAL && es_random_playout_from(g, s, rng, NULL, NULL) != ES_OK) return 0;
+        d->returns(g, s, returns);
+        return 1;
+    }
+    for (int64_t step = 0, decisions = 0; step < (1 << 22); step++) {
+        int cp = d->current_player(g, s);
+        if (cp == ES_TERMINAL) {
+            d->returns(g, s, returns);
+            return 1;
+        }
+        if (cfg->rollout_depth != 0 && decisions >= depth) break;
+        es_move m;
+        if (cp == ES_CHANCE) {
+            m = d->sample_chance(g, s, rng);
+        } else {
+            if (cfg->rollout_policy == 1) {
+                m = es_heuristic_move(g, s, rng);
+            } else {
+                int n = d->legal_moves(g, s, legal);
+                if (n <= 0) return 0;
+                m = legal[es_rng_u32_below(rng, (uint32_t)n)];
+            }
+            decisions++;
+        }
+        d->apply(g, s, m);
+    }
+    evaluation_returns(g, s, scale, returns);
+    return 1;
+}
+
 int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config *cfg, es_move *moves,
             int64_t *visits, double *values, int cap, es_search_stats *stats) {
     const es_game_def *d = g->def;
@@ -190,9 +238,7 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
             path[depth++] = node;
             if (expanded) break;
         }
-        if (d->current_player(g, s) != ES_TERMINAL && es_random_playout_from(g, s, &rng, NULL, NULL) != ES_OK)
-            continue;   /* a playout that never ended: no result to back up */
-        d->returns(g, s, returns);
+        if (!playout(g, cfg, s, &rng, returns)) continue;   /* a playout that never ended */
         for (int64_t i = 0; i < depth; i++) {
             mnode *x = &t.nodes[path[i]];
             x->visits++;

@@ -1487,6 +1487,39 @@ static void omg_determinize(const es_game *g, void *vs, int observer, es_rng *rn
     }
 }
 
+/* Estimated final VP: buildings, assistants and gold at 5 per VP as they stand, plus goods
+ * about to arrive, a share of what worked buildings may still produce this round, and a
+ * little for cards in hand and a planned building. */
+static void omg_evaluate(const es_game *g, const void *vs, double *out) {
+    const omg_state *s = (const omg_state *)vs;
+    const omg_data *d = DATA(g);
+    if (s->stage == OMG_ST_OVER) {
+        omg_scores(g, vs, out);
+        return;
+    }
+    for (int p = 0; p < g->players; p++) {
+        if (s->charburner[p] < 0) {
+            out[p] = 0;
+            continue;
+        }
+        int g5 = gold(d, s, p);
+        double v = score(d, s, p) - g5 / OMG_GOLD_PER_VP + g5 / (double)OMG_GOLD_PER_VP;   /* gold counted in fractions */
+        v += 0.05 * hand_size(s, p);
+        int aside = s->aside[p] >= 0 ? s->aside[p] : s->pend_aside[p];
+        if (aside >= 0 && aside < OMG_NCARDS) v += 0.3 * d->card[aside].vp;
+        int ws = s->worker_slot[p] >= 0 ? s->worker_slot[p] : s->pend_worker[p];
+        int exact = s->worker_slot[p] >= 0 ? s->worker_exact[p] : s->pend_exact[p];
+        if (ws >= 0 && !((s->tried[p] >> ws) & 1)) v += 0.3 * (exact ? 2 : 1) * slot_value(d, s, p, ws) / OMG_GOLD_PER_VP;
+        out[p] = v;
+    }
+    if (s->sub == OMG_SUB_SUPPLY) {
+        int p = order(g, s, s->idx);
+        out[p] += s->sup_goods * slot_value(d, s, p, s->sup_slot) / (double)OMG_GOLD_PER_VP;
+    } else if ((s->sub == OMG_SUB_DRAW || s->sub == OMG_SUB_EXHAUST) && s->draw_dest == OMG_D_GOOD) {
+        out[s->draw_player] += s->draw_left * slot_value(d, s, s->draw_player, s->draw_slot) / (double)OMG_GOLD_PER_VP;
+    }
+}
+
 /* What `viewer` sees of move m (for information-set search): a card drawn or moved face
  * down where viewer cannot see it, and another player's choice inside a hidden commitment,
  * are one move to viewer. The hidden ids carry bit 30, which no real move has. */
@@ -2040,6 +2073,7 @@ const es_game_def es_oh_my_goods_def = {
     .render = omg_render,
     .redact = omg_redact,
     .move_view = omg_move_view,
+    .evaluate = omg_evaluate,
     .fields = omg_fields,
     .n_fields = (int)(sizeof omg_fields / sizeof omg_fields[0]),
 };

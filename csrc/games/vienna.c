@@ -919,6 +919,69 @@ static void vi_determinize(const es_game *g, void *vs, int observer, es_rng *rng
     (void)g, (void)vs, (void)observer, (void)rng;
 }
 
+/* ---------------------------------------------------------------- evaluation */
+
+/* What a field still to be evaluated is worth to its occupant, in VP (a coin = 1/3 VP). */
+static double pending_field_value(const es_game *g, const vienna_state *s, int f, int o) {
+    const vienna_data *d = DATA(g);
+    const vi_field *x = &d->field[f];
+    int n = g->players;
+    switch (x->kind) {
+    case VI_K_GAIN:
+        if (x->pay && s->coins[o] < x->pay) return 0;
+        return x->vp + (x->coins - x->pay) / 3.0;
+    case VI_K_SPECIAL:
+        return s->special_owner[x->card] == o ? 0 : 1.0;
+    case VI_K_PERSON:
+        return s->display && s->coins[o] >= x->cost ? 1.0 - x->cost / 3.0 : 0;
+    case VI_K_COMPARE: {
+        double v = 0;
+        int mine = sym_of(d, s, o, x->symbol), nb[2] = {left_of(n, o), right_of(n, o)};
+        for (int i = 0; i < 2; i++) {
+            int theirs = sym_of(d, s, nb[i], x->symbol);
+            v += mine > theirs ? d->maj_vp + d->maj_coins / 3.0 : mine == theirs ? d->tie_vp + d->tie_coins / 3.0 : 0;
+        }
+        return v;
+    }
+    case VI_K_GLORIETTE:
+        return s->coins[o] >= x->pay && (s->sym_used[o] & 7) != 7 ? 1.5 : 0;
+    case VI_K_TIERGARTEN: {
+        int most = 0;
+        for (int q = 0; q < n; q++)
+            if (q != o && s->coins[q] > most) most = s->coins[q];
+        return (most < x->steal_one ? most : x->steal_one) / 3.0;
+    }
+    case VI_K_HEURIGER:
+        return x->vp_per_special * specials_owned(s, o);
+    default:
+        return 0;   /* Krieau and Prater pay at placement */
+    }
+}
+
+/* Estimated final VP: VP, coins at 3 per VP, the fields still to be evaluated, special
+ * cards, and the final symbol majorities as they stand. */
+static void vi_evaluate(const es_game *g, const void *vs, double *out) {
+    const vienna_state *s = (const vienna_state *)vs;
+    const vienna_data *d = DATA(g);
+    int n = g->players;
+    if (s->phase == VI_PH_OVER) {
+        vi_scores(g, vs, out);
+        return;
+    }
+    int evaluating = s->phase >= VI_PH_PERSON && s->phase <= VI_PH_TIERGARTEN;
+    for (int p = 0; p < n; p++) {
+        double v = s->vp[p] + s->coins[p] / 3.0 + 0.5 * specials_owned(s, p);
+        for (int k = 0; k < 3; k++) {
+            int mine = sym_of(d, s, p, k);
+            v += 0.1 * mine;
+            if (mine > sym_of(d, s, left_of(n, p), k) && mine > sym_of(d, s, right_of(n, p), k)) v += VI_FINAL_MAJORITY_VP;
+        }
+        out[p] = v;
+    }
+    for (int f = evaluating ? s->eval_pos : 0; f < d->F; f++)
+        if (s->occupant[f] >= 0) out[s->occupant[f]] += pending_field_value(g, s, f, s->occupant[f]);
+}
+
 /* ---------------------------------------------------------------- validation */
 
 #define BAD(msg) do { if (err && errlen) snprintf(err, errlen, "invalid vienna state: %s", msg); return ES_ERR_FORMAT; } while (0)
@@ -1365,6 +1428,7 @@ const es_game_def es_vienna_def = {
     .observe = vi_observe,
     .move_to_str = vi_move_to_str,
     .render = vi_render,
+    .evaluate = vi_evaluate,
     .fields = vienna_fields,
     .n_fields = (int)(sizeof vienna_fields / sizeof vienna_fields[0]),
 };

@@ -87,6 +87,9 @@ typedef struct es_game_def {
     /* What `viewer` sees of move m made in s: moves viewer cannot tell apart map to one id
      * (an opponent's hidden choice, a card drawn face down). NULL: every move is public. */
     es_move (*move_view)(const es_game *g, const void *s, es_move m, int viewer);
+    /* A static estimate of each player's final score (higher is better), from what is on the
+     * table; for heuristic play, depth-limited search and move ordering. NULL: scores(). */
+    void (*evaluate)(const es_game *g, const void *s, double *out);
 
     const es_field_desc *fields;
     int n_fields;
@@ -177,6 +180,10 @@ typedef struct es_mcts_config {
     int information_sets;   /* 1: IS-MCTS, a new determinization for the searcher every iteration */
     int64_t max_nodes;      /* tree size bound (0: 4 million nodes) */
     uint64_t seed;
+    int rollout_depth;      /* 0: play out to the end; k > 0: k decisions, then the evaluation;
+                               -1: no playout, evaluate the new leaf */
+    int rollout_policy;     /* 0: uniformly random moves; 1: the greedy heuristic (es_heuristic_move) */
+    double eval_scale;      /* evaluation to returns: softmax of scale x estimated score (0: 0.5) */
 } es_mcts_config;
 
 typedef struct es_search_stats {
@@ -190,6 +197,12 @@ typedef struct es_search_stats {
  * returns how many, or an ES_ERR_* code. */
 int es_mcts(const es_game *g, const void *s, int player, const es_mcts_config *cfg, es_move *moves,
             int64_t *visits, double *values, int cap, es_search_stats *stats);
+
+/* The game's evaluation (es_game_def.evaluate, or the scores). */
+void es_evaluate(const es_game *g, const void *s, double *out);
+/* A greedy move for the player to move: the legal move after which that player's evaluation
+ * minus the best opponent's is highest (ties broken by rng). 0 unless at a decision. */
+es_move es_heuristic_move(const es_game *g, const void *s, es_rng *rng);
 
 /* ---- rng ---- */
 void es_rng_seed(es_rng *r, uint64_t seed);

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Protocol
 
+from .heuristic import HeuristicAgent
 from .mcts import MCTSAgent, ismcts
 from .random_agent import RandomAgent
 
@@ -20,10 +21,12 @@ class Agent(Protocol):
 
 
 #: name -> (factory, {parameter: type})
-_SEARCH = {"iterations": int, "seconds": float, "c": float, "seed": int, "max_nodes": int}
+_SEARCH = {"iterations": int, "seconds": float, "c": float, "seed": int, "max_nodes": int,
+           "depth": int, "rollout": str, "scale": float}
 
 REGISTRY: dict[str, tuple[Callable[..., Agent], dict[str, type]]] = {
     "random": (RandomAgent, {"seed": int}),
+    "heuristic": (HeuristicAgent, {"seed": int}),
     "mcts": (MCTSAgent, _SEARCH),
     "ismcts": (ismcts, _SEARCH),
 }
@@ -61,4 +64,4 @@ def make(spec: str, **defaults: Any) -> Agent:
     return agent
 
 
-__all__ = ["Agent", "MCTSAgent", "RandomAgent", "REGISTRY", "ismcts", "make", "parse_spec"]
+__all__ = ["Agent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "REGISTRY", "ismcts", "make", "parse_spec"]

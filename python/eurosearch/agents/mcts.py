@@ -6,6 +6,9 @@ import random
 from typing import Any
 
 
+ROLLOUTS = {"random": 0, "greedy": 1}
+
+
 class MCTSAgent:
     """UCT with max^n backup and random playouts in C.
 
@@ -13,12 +16,23 @@ class MCTSAgent:
     searches one determinization for the player per move; `ismcts` (information_sets=True)
     draws a new determinization every iteration and keys the tree by what the player sees.
     Budget: `iterations` per move, or `seconds` per move (iterations win if both are set).
+    Playouts: `depth` moves (random, or greedy with rollout="greedy") and then the game's
+    evaluation turned into win chances (a softmax with `scale` per point of estimated score);
+    depth=0 plays to the end, depth=-1 evaluates the new leaf at once.
     """
 
     def __init__(self, iterations: int = 1000, seconds: float = 0.0, c: float = 1.4, seed: int = 0,
-                 max_nodes: int = 0, information_sets: bool = False):
+                 max_nodes: int = 0, information_sets: bool = False, depth: int = 20, rollout: str = "random",
+                 scale: float = 0.5):
         if iterations <= 0 and seconds <= 0:
             raise ValueError("mcts needs iterations > 0 or seconds > 0")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"mcts rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        if depth < -1:
+            raise ValueError("mcts depth is -1 (evaluate the leaf), 0 (play to the end) or a number of moves")
+        self.depth = depth
+        self.rollout = rollout
+        self.scale = scale
         self.name = "ismcts" if information_sets else "mcts"
         self.iterations = iterations if iterations > 0 else 0
         self.seconds = seconds if iterations <= 0 else 0.0
@@ -36,7 +50,8 @@ class MCTSAgent:
         root = state if self.information_sets else state.determinize(player, seed)
         found, visits, values, stats = root.mcts(
             player, iterations=self.iterations, seconds=self.seconds, exploration=self.c,
-            information_sets=self.information_sets, max_nodes=self.max_nodes, seed=seed)
+            information_sets=self.information_sets, max_nodes=self.max_nodes, seed=seed,
+            rollout_depth=self.depth, rollout_policy=ROLLOUTS[self.rollout], eval_scale=self.scale)
         self.last_stats = stats
         if not found:
             return moves[self.rng.randrange(len(moves))]
