@@ -49,6 +49,21 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_arena(args: argparse.Namespace) -> int:
+    from .arena import format_arena, run_arena
+
+    specs = [a.strip() for a in args.agents.split(",") if a.strip()]
+    try:
+        result = run_arena(args.game, specs, args.games, seed=args.seed, workers=args.workers,
+                           players=args.players, data=args.data, options=_options(args.options),
+                           progress=False if args.no_progress else None)
+    except ValueError as exc:
+        print(f"eurosearch arena: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(result.as_dict()) if args.json else format_arena(result))
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import format_report, run_benchmarks
 
@@ -77,6 +92,19 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--json", action="store_true", help="print the result as one JSON object")
     m.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
     m.set_defaults(func=cmd_match)
+
+    a = sub.add_parser("arena", help="rate agents over many games in rotating seats, on several processes")
+    a.add_argument("game", choices=games())
+    a.add_argument("--agents", required=True, help="comma-separated agent specs (e.g. mcts:iterations=2000,heuristic,random)")
+    a.add_argument("--games", type=int, default=100)
+    a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--workers", type=int, default=1, help="processes playing games at once")
+    a.add_argument("--players", type=int, default=None, help="seats per game (default: one per agent)")
+    a.add_argument("--data", help="the game's component data file (default: the bundled one)")
+    a.add_argument("--options", help="rule options as JSON")
+    a.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    a.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
+    a.set_defaults(func=cmd_arena)
 
     b = sub.add_parser("bench", help="speed of native play, Python-driven play and the reference")
     b.add_argument("game", nargs="?", choices=games())
