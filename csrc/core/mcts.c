@@ -26,6 +26,7 @@
 
 typedef struct mnode {
     es_move key;              /* the move into this node, as the searcher sees it */
+    int32_t parent;           /* -1 at the root */
     int32_t child, sibling;   /* first child, next sibling (-1: none) */
     uint32_t visits, avail;
     uint32_t stamp;           /* iteration in which this child was last available */
@@ -35,12 +36,41 @@ typedef struct mnode {
 typedef struct tree {
     mnode *nodes;
     int64_t n, cap, limit;
+    /* (parent, key) -> child, open addressing; slots hold child ids, -1 = empty */
+    int32_t *index;
+    int64_t index_cap;   /* a power of two, at least twice the nodes */
 } tree;
+
+static inline uint64_t edge_hash(int32_t parent, es_move key) {
+    uint64_t z = ((uint64_t)(uint32_t)parent << 32 | (uint32_t)key) * 0x9E3779B97F4A7C15ull;
+    return z ^ (z >> 29);
+}
+
+
 
 static double now_seconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void index_insert(tree *t, int32_t id) {
+    const mnode *m = &t->nodes[id];
+    uint64_t mask = (uint64_t)t->index_cap - 1, i = edge_hash(m->parent, m->key) & mask;
+    while (t->index[i] >= 0) i = (i + 1) & mask;
+    t->index[i] = id;
+}
+
+static int grow_index(tree *t) {
+    int64_t cap = t->index_cap * 2;
+    int32_t *fresh = (int32_t *)malloc((size_t)cap * sizeof(int32_t));
+    if (!fresh) return 0;
+    free(t->index);
+    t->index = fresh;
+    t->index_cap = cap;
+    memset(t->index, -1, (size_t)cap * sizeof(int32_t));
+    for (int32_t id = 1; id < t->n; id++) index_insert(t, id);
+    return 1;
 }
 
 /* A new child of `parent` (or the root when parent < 0); -1 when the tree is full. */
@@ -53,27 +83,33 @@ static int32_t add_node(tree *t, int32_t parent, es_move key) {
         t->nodes = grown;
         t->cap = cap;
     }
+    if (2 * (t->n + 1) > t->index_cap && !grow_index(t)) return -1;
     int32_t id = (int32_t)t->n++;
     mnode *m = &t->nodes[id];
     memset(m, 0, sizeof *m);
     m->key = key;
+    m->parent = parent;
     m->child = -1;
     m->sibling = -1;
     if (parent >= 0) {
         m->sibling = t->nodes[parent].child;
         t->nodes[parent].child = id;
+        index_insert(t, id);
     }
     return id;
 }
 
 static int32_t find_child(const tree *t, int32_t parent, es_move key) {
-    for (int32_t c = t->nodes[parent].child; c >= 0; c = t->nodes[c].sibling)
-        if (t->nodes[c].key == key) return c;
+    uint64_t mask = (uint64_t)t->index_cap - 1, i = edge_hash(parent, key) & mask;
+    for (int32_t id; (id = t->index[i]) >= 0; i = (i + 1) & mask)
+        if (t->nodes[id].parent == parent && t->nodes[id].key == key) return id;
     return -1;
 }
 
-static inline es_move view_of(const es_game *g, const void *s, es_move m, int viewer) {
-    return g->def->move_view ? g->def->move_view(g, s, m, viewer) : m;
+/* In information-set mode an edge is what the searcher sees of the move; in the open mode
+ * the move itself. */
+static inline es_move view_of(const es_game *g, const void *s, es_move m, int viewer, int info_sets) {
+    return info_sets && g->def->move_view ? g->def->move_view(g, s, m, viewer) : m;
 }
 
 /* Returns from an evaluation: a softmax over the estimated scores (a win-chance proxy). */
@@ -133,12 +169,15 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
     if (d->current_player(g, root) != player) return ES_ERR_PHASE;
     if (cfg->iterations <= 0 && cfg->seconds <= 0) return ES_ERR_ARG;
 
-    tree t = {NULL, 0, 1024, cfg->max_nodes > 0 ? cfg->max_nodes : DEFAULT_MAX_NODES};
+    tree t = {NULL, 0, 1024, cfg->max_nodes > 0 ? cfg->max_nodes : DEFAULT_MAX_NODES, NULL, 4096};
     t.nodes = (mnode *)malloc((size_t)t.cap * sizeof(mnode));
+    t.index = (int32_t *)malloc((size_t)t.index_cap * sizeof(int32_t));
+    if (t.index) memset(t.index, -1, (size_t)t.index_cap * sizeof(int32_t));
     int64_t path_cap = 4096;
     int32_t *path = (int32_t *)malloc((size_t)path_cap * sizeof(int32_t));
-    if (!t.nodes || !path) {
+    if (!t.nodes || !path || !t.index) {
         free(t.nodes);
+        free(t.index);
         free(path);
         return ES_ERR_LIMIT;
     }
@@ -172,7 +211,7 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
             int32_t next;
             if (cp == ES_CHANCE) {
                 m = d->sample_chance(g, s, &rng);
-                es_move key = view_of(g, s, m, player);
+                es_move key = view_of(g, s, m, player, cfg->information_sets);
                 next = find_child(&t, node, key);
                 if (next < 0 && !expanded) {
                     next = add_node(&t, node, key);
@@ -184,7 +223,7 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
                 /* which children are available now; which moves have no child yet */
                 int n_untried = 0;
                 for (int i = 0; i < n; i++) {
-                    es_move key = view_of(g, s, legal[i], player);
+                    es_move key = view_of(g, s, legal[i], player, cfg->information_sets);
                     int32_t ch = find_child(&t, node, key);
                     if (ch < 0) {
                         untried[n_untried++] = legal[i];
@@ -195,7 +234,7 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
                 }
                 if (n_untried && !expanded) {
                     m = untried[es_rng_u32_below(&rng, (uint32_t)n_untried)];
-                    next = add_node(&t, node, view_of(g, s, m, player));
+                    next = add_node(&t, node, view_of(g, s, m, player, cfg->information_sets));
                     if (next >= 0) {
                         t.nodes[next].stamp = stamp;
                         t.nodes[next].avail = 1;
@@ -221,7 +260,7 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
                         /* the moves behind this edge: the searcher cannot tell them apart */
                         int k = 0;
                         for (int i = 0; i < n; i++)
-                            if (view_of(g, s, legal[i], player) == t.nodes[next].key) same[k++] = legal[i];
+                            if (view_of(g, s, legal[i], player, cfg->information_sets) == t.nodes[next].key) same[k++] = legal[i];
                         m = same[k > 1 ? es_rng_u32_below(&rng, (uint32_t)k) : 0];
                     }
                 }
@@ -258,6 +297,7 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
         count++;
     }
     free(t.nodes);
+    free(t.index);
     free(path);
     return count;
 }
