@@ -65,6 +65,10 @@ def test_arena_cli_json_and_errors(capsys):
     assert out["game"] == "oh_my_goods" and out["games"] == 4
     assert set(out["agents"][0]) == {"spec", "games", "wins", "win_rate", "win_rate_ci95", "mean_score",
                                      "rating", "rating_ci95"}
+    assert main(["arena", "coal_baron", "--agents", "heuristic,random", "--games", "2", "--seed", "1",
+                 "--json", "--no-progress"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["game"] == "coal_baron" and out["games"] == 2
     assert main(["arena", "vienna", "--agents", "random", "--games", "2"]) == 2
     assert main(["arena", "vienna", "--agents", "random,bogus,random", "--games", "2"]) == 2
     assert "valid agents" in capsys.readouterr().err
