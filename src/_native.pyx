@@ -391,6 +391,48 @@ cdef class State:
         return (moves[:n].tolist(), visits[:n].tolist(), values[:n].tolist(),
                 {"iterations": st.iterations, "nodes": st.nodes, "seconds": st.seconds})
 
+    def expectimax(self, int depth=0, bint iterative=False, double seconds=0.0, long long max_nodes=0,
+                   long long table_bytes=0, str objective="win", bint paranoid=False, bint pruning=True,
+                   bint all_values=True, double eval_scale=0.0):
+        """Expectimax from this decision node for the player to move, in C.
+
+        depth 0 searches to the end of the game (exact solving); a depth > 0 stops there and
+        uses the game's evaluation. Returns (moves, values for the player to move, info dict
+        with complete, exact, depth, best, nodes, table_hits, table_bytes, seconds). See
+        es_expectimax in csrc/include/eurosearch.h."""
+        cdef es_expectimax_config cfg
+        cdef es_expectimax_result res
+        cdef int cap = es_max_moves(self.game.g), n
+        if objective not in ("win", "score"):
+            raise ValueError(f"objective must be 'win' or 'score', got {objective!r}")
+        if depth < 0:
+            raise ValueError("depth must be 0 (to the end of the game) or a number of decisions")
+        if es_current_player(self.game.g, self.buf) < 0:
+            raise ValueError("expectimax needs a decision node (this state is a chance node or the end)")
+        cfg.depth = depth
+        cfg.iterative = iterative
+        cfg.seconds = seconds
+        cfg.max_nodes = max_nodes
+        cfg.table_bytes = table_bytes
+        cfg.objective = 0 if objective == "win" else 1
+        cfg.paranoid = paranoid
+        cfg.pruning = pruning
+        cfg.all_values = all_values
+        cfg.eval_scale = eval_scale
+        moves = np.zeros(cap, dtype=np.int32)
+        values = np.zeros(cap, dtype=np.float64)
+        cdef int32_t[::1] mv = moves
+        cdef double[::1] va = values
+        with nogil:
+            n = es_expectimax(self.game.g, self.buf, &cfg, &mv[0], &va[0], cap, &res)
+        if n < 0:
+            raise MemoryError("expectimax: cannot allocate the transposition table") if n == ES_ERR_LIMIT \
+                else ValueError(f"expectimax failed ({n})")
+        info = {"complete": bool(res.complete), "exact": bool(res.exact), "depth": res.depth,
+                "best": res.best if res.complete else None, "nodes": res.nodes, "table_hits": res.table_hits,
+                "table_bytes": res.table_bytes, "seconds": res.seconds}
+        return moves[:n].tolist(), values[:n].tolist(), info
+
     def random_playout(self, seed) -> list:
         """Play this state to the end with uniformly random moves, in C; final scores."""
         cdef es_rng rng

@@ -77,6 +77,28 @@ cdef extern from "eurosearch.h" nogil:
         int64_t iterations
         int64_t nodes
         double seconds
+    ctypedef struct es_expectimax_config:
+        int depth
+        int iterative
+        double seconds
+        int64_t max_nodes
+        int64_t table_bytes
+        int objective
+        int paranoid
+        int pruning
+        int all_values
+        double eval_scale
+    ctypedef struct es_expectimax_result:
+        int complete
+        int exact
+        int depth
+        es_move best
+        int64_t nodes
+        int64_t table_hits
+        int64_t table_bytes
+        double seconds
+    int es_expectimax(const es_game *g, const void *s, const es_expectimax_config *cfg, es_move *moves,
+                      double *values, int cap, es_expectimax_result *res)
     void es_evaluate(const es_game *g, const void *s, double *out)
     es_move es_heuristic_move(const es_game *g, const void *s, es_rng *rng)
     int es_mcts(const es_game *g, const void *s, int player, const es_mcts_config *cfg, es_move *moves,

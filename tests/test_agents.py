@@ -15,7 +15,7 @@ def test_specs_build_agents_and_bad_specs_list_the_valid_ones():
     a = agents.make("mcts:iterations=50:c=0.7:seed=3")
     assert isinstance(a, agents.MCTSAgent) and a.iterations == 50 and a.c == 0.7
     assert agents.make("ismcts:seconds=0.01").information_sets
-    with pytest.raises(ValueError, match="valid agents: heuristic, ismcts, mcts, random"):
+    with pytest.raises(ValueError, match="valid agents: expectimax, heuristic, ismcts, mcts, random"):
         agents.make("alphazero")
     with pytest.raises(ValueError, match="valid keys: c, depth, iterations, max_nodes, rollout, scale, seconds, seed"):
         agents.make("mcts:width=3")
@@ -44,7 +44,7 @@ def decision_states(game: str, players: int, seed: int, count: int):
 @pytest.mark.parametrize("spec", ["mcts:iterations=60", "ismcts:iterations=60", "mcts:iterations=30:depth=0",
                                   "mcts:iterations=30:depth=-1", "mcts:iterations=20:rollout=greedy", "random",
                                   "heuristic"])
-@pytest.mark.parametrize("game,players", [("vienna", 3), ("oh_my_goods", 3)])
+@pytest.mark.parametrize("game,players", [("vienna", 3), ("oh_my_goods", 3), ("coal_baron", 3)])
 def test_choices_are_legal_and_reproducible(spec, game, players):
     for s in decision_states(game, players, seed=4, count=5):
         p = s.current_player
@@ -69,13 +69,14 @@ def test_choices_do_not_depend_on_hidden_cards(spec):
 @pytest.mark.parametrize("game,specs", [
     ("vienna", ["mcts:iterations=120", "random", "random"]),
     ("oh_my_goods", ["ismcts:iterations=120", "random"]),
+    ("coal_baron", ["mcts:iterations=120", "random"]),
 ])
 def test_mcts_beats_random(game, specs):
     result = run_match(game, specs, games=4, seed=2, progress=False)
     assert result.seats[0].wins >= 3, result.as_dict()
 
 
-@pytest.mark.parametrize("game,players", [("vienna", 3), ("oh_my_goods", 2)])
+@pytest.mark.parametrize("game,players", [("vienna", 3), ("oh_my_goods", 2), ("coal_baron", 2)])
 def test_heuristic_beats_random(game, players):
     result = run_match(game, ["heuristic"] + ["random"] * (players - 1), games=6, seed=3, progress=False)
     assert result.seats[0].wins >= 5, result.as_dict()

@@ -45,7 +45,7 @@ def test_match_json_is_reproducible_for_a_seed(capsys: pytest.CaptureFixture[str
 
 def test_match_rejects_bad_agents_and_player_counts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "vienna", "--agents", "random,nope,random", "--games", "1"]) == 2
-    assert "valid agents: heuristic, ismcts, mcts, random" in capsys.readouterr().err
+    assert "valid agents: expectimax, heuristic, ismcts, mcts, random" in capsys.readouterr().err
     assert main(["match", "vienna", "--agents", "random,random", "--games", "1"]) == 2
     assert "3 to 5 players" in capsys.readouterr().err
 
@@ -87,3 +87,11 @@ def test_match_runs_oh_my_goods(capsys: pytest.CaptureFixture[str]) -> None:
     assert sum(s["wins"] for s in out["seats"]) == pytest.approx(4)
     assert all(s["mean_score"] > 0 for s in out["seats"])
     assert "provisional" in captured.err
+
+
+def test_match_runs_coal_baron(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "coal_baron", "--agents", "random,random,random", "--games", "3", "--seed", "4",
+                 "--json", "--no-progress"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["game"] == "coal_baron" and out["players"] == 3
+    assert sum(s["wins"] for s in out["seats"]) == pytest.approx(3)

@@ -19,9 +19,8 @@
 
 #include "eurosearch.h"
 #include "rng.h"
+#include "search.h"
 
-#define ES_STACK_MOVES 4096
-#define ES_MAX_STATE_BYTES 8192
 #define DEFAULT_MAX_NODES (4 << 20)
 
 typedef struct mnode {
@@ -46,13 +45,6 @@ static inline uint64_t edge_hash(int32_t parent, es_move key) {
     return z ^ (z >> 29);
 }
 
-
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void index_insert(tree *t, int32_t id) {
     const mnode *m = &t->nodes[id];
@@ -114,12 +106,9 @@ static inline es_move view_of(const es_game *g, const void *s, es_move m, int vi
 
 /* Returns from an evaluation: a softmax over the estimated scores (a win-chance proxy). */
 static void evaluation_returns(const es_game *g, const void *s, double scale, double *returns) {
-    double v[ES_SEARCH_MAX_PLAYERS], top = -1e300, sum = 0;
+    double v[ES_SEARCH_MAX_PLAYERS];
     es_evaluate(g, s, v);
-    for (int p = 0; p < g->players; p++)
-        if (v[p] > top) top = v[p];
-    for (int p = 0; p < g->players; p++) sum += returns[p] = exp(scale * (v[p] - top));
-    for (int p = 0; p < g->players; p++) returns[p] /= sum;
+    es_softmax_returns(g->players, v, scale, returns);
 }
 
 /* From the leaf: a playout (random or greedy, to the end or to a depth) or the evaluation.
@@ -189,13 +178,13 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
     double returns[ES_SEARCH_MAX_PLAYERS];
     es_rng rng;
     es_rng_seed(&rng, cfg->seed);
-    double start = now_seconds(), elapsed = 0;
+    double start = es_now_seconds(), elapsed = 0;
     double c = cfg->exploration;
     int64_t it = 0;
 
     for (;; it++) {
         if (cfg->iterations > 0 && it >= cfg->iterations) break;
-        if (cfg->seconds > 0 && (it & 31) == 0 && (elapsed = now_seconds() - start) >= cfg->seconds) break;
+        if (cfg->seconds > 0 && (it & 31) == 0 && (elapsed = es_now_seconds() - start) >= cfg->seconds) break;
         uint32_t stamp = (uint32_t)(it + 1);
         memcpy(s, root, d->state_size);
         if (cfg->information_sets) d->determinize(g, s, player, &rng);
@@ -287,7 +276,7 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
     if (stats) {
         stats->iterations = it;
         stats->nodes = t.n;
-        stats->seconds = now_seconds() - start;
+        stats->seconds = es_now_seconds() - start;
     }
     int count = 0;
     for (int32_t ch = t.nodes[0].child; ch >= 0 && count < cap; ch = t.nodes[ch].sibling) {

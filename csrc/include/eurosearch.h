@@ -198,6 +198,45 @@ typedef struct es_search_stats {
 int es_mcts(const es_game *g, const void *s, int player, const es_mcts_config *cfg, es_move *moves,
             int64_t *visits, double *values, int cap, es_search_stats *stats);
 
+/* Expectimax: decision nodes take the best move for the player to move, chance nodes the
+ * exact average over every outcome with its probability. The same search plays (a depth limit,
+ * the game's evaluation at the horizon, iterative deepening under a time budget) and solves
+ * endgames exactly (no depth limit: every leaf is the end of the game). */
+#define ES_OBJECTIVE_WIN 0     /* the chance of winning, ties shared (the game's returns) */
+#define ES_OBJECTIVE_SCORE 1   /* final score minus the best opponent's */
+
+typedef struct es_expectimax_config {
+    int depth;             /* decision plies to search; 0: no limit (to the end of the game) */
+    int iterative;         /* 1: deepen 1, 2, ... up to depth while the budget lasts */
+    double seconds;        /* time limit (0: none) */
+    int64_t max_nodes;     /* node limit (0: none) */
+    int64_t table_bytes;   /* transposition table memory (0: 64 MiB; rounded down to a power of two) */
+    int objective;         /* ES_OBJECTIVE_* */
+    int paranoid;          /* more than 2 players: 1 = every opponent minimises the searcher's value;
+                              0 = max^n (each player maximises its own) */
+    int pruning;           /* 1: Star1/Star2 cut-offs at chance nodes (2 players or paranoid; Star2
+                              probing for the win objective only); alpha-beta is always on */
+    int all_values;        /* 1: every root move's value is exact; 0: only the best one is */
+    double eval_scale;     /* horizon value for the win objective: softmax of scale x evaluation */
+} es_expectimax_config;
+
+typedef struct es_expectimax_result {
+    int complete;    /* the deepest iteration finished within the limits */
+    int exact;       /* ... and no leaf was a horizon: the values are the game's exact values */
+    int depth;       /* deepest completed depth (decision plies; 0 when unlimited) */
+    es_move best;    /* best move of the deepest completed iteration (first in legal order on ties) */
+    int64_t nodes;   /* nodes visited, over all iterations */
+    int64_t table_hits;
+    int64_t table_bytes;
+    double seconds;
+} es_expectimax_result;
+
+/* Search s (a decision node) for the player to move. Writes each root move with its value for
+ * that player (legal-move order, at most cap) and returns how many; 0 when not even the first
+ * iteration finished (res->complete = 0); or an ES_ERR_* code. */
+int es_expectimax(const es_game *g, const void *s, const es_expectimax_config *cfg, es_move *moves,
+                  double *values, int cap, es_expectimax_result *res);
+
 /* The game's evaluation (es_game_def.evaluate, or the scores). */
 void es_evaluate(const es_game *g, const void *s, double *out);
 /* A greedy move for the player to move: the legal move after which that player's evaluation

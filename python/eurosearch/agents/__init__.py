@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Protocol
 
+from .expectimax import ExpectimaxAgent
 from .heuristic import HeuristicAgent
 from .mcts import MCTSAgent, ismcts
 from .random_agent import RandomAgent
@@ -20,6 +21,18 @@ class Agent(Protocol):
         ...
 
 
+def _flag(text: str) -> bool:
+    """A yes/no parameter: 1/0, true/false, yes/no."""
+    low = text.strip().lower()
+    if low in ("1", "true", "yes", "on"):
+        return True
+    if low in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(text)
+
+
+_flag.__name__ = "a flag (0/1)"
+
 #: name -> (factory, {parameter: type})
 _SEARCH = {"iterations": int, "seconds": float, "c": float, "seed": int, "max_nodes": int,
            "depth": int, "rollout": str, "scale": float}
@@ -29,6 +42,8 @@ REGISTRY: dict[str, tuple[Callable[..., Agent], dict[str, type]]] = {
     "heuristic": (HeuristicAgent, {"seed": int}),
     "mcts": (MCTSAgent, _SEARCH),
     "ismcts": (ismcts, _SEARCH),
+    "expectimax": (ExpectimaxAgent, {"depth": int, "nodes": int, "seconds": float, "paranoid": _flag,
+                                     "objective": str, "scale": float, "table_mb": int, "seed": int}),
 }
 
 
@@ -64,4 +79,4 @@ def make(spec: str, **defaults: Any) -> Agent:
     return agent
 
 
-__all__ = ["Agent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "REGISTRY", "ismcts", "make", "parse_spec"]
+__all__ = ["Agent", "ExpectimaxAgent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "REGISTRY", "ismcts", "make", "parse_spec"]

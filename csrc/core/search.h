@@ -1,0 +1,37 @@
+/* Helpers shared by the search modules (MCTS, expectimax): limits, time, and the ways a
+ * position's scores or evaluation become a value per player. */
+#ifndef ES_CORE_SEARCH_H
+#define ES_CORE_SEARCH_H
+#include <math.h>
+#include <time.h>
+
+#include "eurosearch.h"
+
+#define ES_STACK_MOVES 4096       /* every game's max_moves / max_chance_outcomes fits */
+#define ES_MAX_STATE_BYTES 8192   /* scratch states may live on the stack */
+
+static inline double es_now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Win chances from estimated scores: a softmax with `scale` per point (a win-chance proxy). */
+static inline void es_softmax_returns(int players, const double *v, double scale, double *out) {
+    double top = -1e300, sum = 0;
+    for (int p = 0; p < players; p++)
+        if (v[p] > top) top = v[p];
+    for (int p = 0; p < players; p++) sum += out[p] = exp(scale * (v[p] - top));
+    for (int p = 0; p < players; p++) out[p] /= sum;
+}
+
+/* Each player's score minus the best other player's. */
+static inline void es_score_margins(int players, const double *v, double *out) {
+    for (int p = 0; p < players; p++) {
+        double best = -1e300;
+        for (int q = 0; q < players; q++)
+            if (q != p && v[q] > best) best = v[q];
+        out[p] = players > 1 ? v[p] - best : v[p];
+    }
+}
+#endif

@@ -1,0 +1,58 @@
+"""Expectimax agent; the search runs in C (csrc/core/expectimax.c)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+OBJECTIVES = ("win", "score")
+
+
+class ExpectimaxAgent:
+    """Depth-limited expectimax with iterative deepening and the game's evaluation at the horizon.
+
+    Two players: alpha-beta with Star1/Star2 pruning at chance nodes; more players: max^n, or
+    paranoid (every opponent against this player) with paranoid=True. A transposition table
+    keyed by the state hash is shared by the iterations of one move.
+
+    Budget per move: `nodes` (deterministic: the same seed gives the same move), `seconds`,
+    or both (whichever ends first); the deepest finished iteration decides, never deeper than
+    `depth` decisions (0: no cap). With hidden information the agent searches one
+    determinization for its player (a "determinized expectimax").
+    """
+
+    def __init__(self, depth: int = 0, nodes: int = 100_000, seconds: float = 0.0, paranoid: bool = False,
+                 objective: str = "win", scale: float = 0.5, table_mb: int = 16, seed: int = 0):
+        if nodes <= 0 and seconds <= 0 and depth <= 0:
+            raise ValueError("expectimax needs a budget: nodes > 0, seconds > 0 or depth > 0")
+        if depth < 0:
+            raise ValueError("expectimax depth is a number of decisions (0: no cap)")
+        if objective not in OBJECTIVES:
+            raise ValueError(f"expectimax objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+        if table_mb <= 0:
+            raise ValueError("expectimax table_mb must be positive")
+        self.name = "expectimax"
+        self.depth = depth
+        self.nodes = max(nodes, 0)
+        self.seconds = max(seconds, 0.0)
+        self.paranoid = paranoid
+        self.objective = objective
+        self.scale = scale
+        self.table_bytes = table_mb << 20
+        self.rng = random.Random(seed)
+        self.last_stats: dict[str, Any] = {}
+
+    def choose(self, state: Any, player: int) -> int:
+        moves = state.legal_moves()
+        seed = self.rng.getrandbits(63)
+        if len(moves) == 1:
+            return moves[0]
+        root = state.determinize(player, seed)
+        _, _, info = root.expectimax(
+            depth=self.depth, iterative=True, seconds=self.seconds, max_nodes=self.nodes,
+            table_bytes=self.table_bytes, objective=self.objective, paranoid=self.paranoid,
+            all_values=False, eval_scale=self.scale)
+        self.last_stats = info
+        if info["best"] is None:   # not even one ply within the budget
+            return root.heuristic_move(seed)
+        return info["best"]
