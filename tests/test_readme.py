@@ -20,7 +20,7 @@ def _shell_blocks(text: str) -> list[str]:
 def test_readme_starts_with_install_and_match_then_test_command() -> None:
     blocks = _shell_blocks((ROOT / "README.md").read_text(encoding="utf-8"))
     assert blocks[0].startswith("pip install . && eurosearch match vienna --agents ")
-    assert blocks[1] == "pip install '.[test]' && python -m pytest"
+    assert blocks[1] == "pip install '.[test,ray]' && python -m pytest"
 
 
 def test_ci_runs_exactly_the_readme_test_command() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from . import __version__
@@ -77,6 +78,45 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_solve(args: argparse.Namespace) -> int:
+    from .api import game
+    from .solve import SolveSettings, generate_positions, read_positions, run_bulk
+
+    def report(msg: str) -> None:
+        print(f"eurosearch solve: {msg}", file=sys.stderr)
+
+    if (args.positions is None) == (args.generate is None):
+        report("give either --positions FILE or --generate N")
+        return 2
+    try:
+        options = _options(args.options)
+        g = game(args.game, players=args.players, data=args.data, options=options)
+        if args.positions is not None:
+            if not Path(args.positions).exists():
+                raise ValueError(f"no positions file {args.positions}")
+            positions = list(read_positions(args.positions, g))
+        else:
+            positions = generate_positions(g, args.generate, args.from_end, seed=args.seed)
+        settings = SolveSettings(args.game, g.players, options, args.data, args.objective, args.mode,
+                                 args.samples, args.seed, args.max_nodes, args.seconds, args.table_mb)
+        summary = run_bulk(settings, positions, args.out, workers=args.workers, on_error=args.on_error,
+                           ray=args.ray, retry_unsolved=args.retry_unsolved,
+                           progress=False if args.no_progress else None, report=report)
+    except ValueError as exc:
+        report(str(exc))
+        return 2
+    except KeyboardInterrupt:
+        report(f"interrupted; finished results are in {args.out}, rerun the same command to go on")
+        return 130
+    if args.json:
+        print(json.dumps(summary.as_dict()))
+    else:
+        print(f"{summary.solved} solved, {summary.unsolved} not solved (limits), {len(summary.failed)} failed, "
+              f"{summary.already_done} already in {summary.out}, {len(summary.errors)} bad input line(s); "
+              f"{summary.seconds:.1f}s")
+    return 1 if summary.failed or summary.errors else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="eurosearch", description="Search engines for Euro board games.")
     p.add_argument("--version", action="version", version=f"eurosearch {__version__}")
@@ -114,6 +154,33 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--repeat", type=int, default=1, help="runs per measurement; the median is reported")
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench)
+
+    s = sub.add_parser("solve", help="exact values of many endgame positions, resumable, on all cores or Ray")
+    s.add_argument("game", choices=games())
+    src = s.add_mutually_exclusive_group()
+    src.add_argument("--positions", help="JSON lines: {\"id\": ..., \"state\": <State.to_json() document>}")
+    src.add_argument("--generate", type=int, help="make this many positions by self-play instead")
+    s.add_argument("--from-end", type=int, default=6, help="with --generate: decisions before the end (default 6)")
+    s.add_argument("--seed", type=int, default=0, help="seed of --generate and of info-mode determinizations")
+    s.add_argument("--players", type=int, default=None, help="player count (default: the game's smallest)")
+    s.add_argument("--out", required=True, help="JSON-lines results; an existing file is resumed")
+    s.add_argument("--workers", type=int, default=1, help="local processes")
+    s.add_argument("--ray", metavar="ADDRESS", help="run on a Ray cluster: 'auto', host:port, or 'local'")
+    s.add_argument("--objective", choices=["win", "score"], default="win")
+    s.add_argument("--mode", choices=["open", "info"], default="open",
+                   help="open: all cards face up; info: mean over --samples determinizations")
+    s.add_argument("--samples", type=int, default=16)
+    s.add_argument("--max-nodes", type=int, default=20_000_000, help="per position (0: no limit)")
+    s.add_argument("--seconds", type=float, default=60.0, help="per position (0: no limit)")
+    s.add_argument("--table-mb", type=float, default=64, help="transposition table per search")
+    s.add_argument("--on-error", choices=["skip", "stop"], default="skip",
+                   help="a malformed input line: report and skip it, or reject the job")
+    s.add_argument("--retry-unsolved", action="store_true", help="solve again what a limit stopped last time")
+    s.add_argument("--data", help="the game's component data file (default: the bundled one)")
+    s.add_argument("--options", help="rule options as JSON")
+    s.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    s.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
+    s.set_defaults(func=cmd_solve)
     return p
 
 
