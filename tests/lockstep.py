@@ -7,12 +7,17 @@ the sorted chance outcomes with their exact probabilities; the native engine pic
 from __future__ import annotations
 
 import random
+from typing import Callable, Sequence
 
 import eurosearch as es
 
+Chooser = Callable[[Sequence[int], random.Random], int]
 
-def play_both(native, reference, rng: random.Random) -> int:
-    """Play one game from these two initial states in lockstep; returns the number of steps."""
+
+def play_both(native, reference, rng: random.Random, choose: Chooser | None = None) -> int:
+    """Play one game from these two initial states in lockstep; returns the number of steps.
+
+    choose(legal moves, rng) picks each decision (default: uniformly at random)."""
     s, ref = native, reference
     steps = 0
     while True:
@@ -32,7 +37,7 @@ def play_both(native, reference, rng: random.Random) -> int:
                 f"{[s.move_to_str(m) for m in set(mine) - set(theirs)]}, only reference "
                 f"{[s.move_to_str(m) for m in set(theirs) - set(mine)]}"
             )
-            move = rng.choice(mine)
+            move = choose(mine, rng) if choose else rng.choice(mine)
         s.apply(move)
         ref.apply(move)
         steps += 1

@@ -53,7 +53,8 @@ def test_choices_are_legal_and_reproducible(spec, game, players):
         assert agents.make(spec, seed=11).choose(s.clone(), p) == first
 
 
-@pytest.mark.parametrize("spec", ["mcts:iterations=80", "ismcts:iterations=80", "random", "heuristic"])
+@pytest.mark.parametrize("spec", ["mcts:iterations=80", "ismcts:iterations=80", "expectimax:nodes=2000",
+                                  "random", "heuristic"])
 def test_choices_do_not_depend_on_hidden_cards(spec):
     """Issue 5: resampling what the player cannot see (consistently with what it saw) leaves
     the choice of a seeded agent unchanged."""

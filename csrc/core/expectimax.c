@@ -139,6 +139,22 @@ static inline int out_of_budget(ctx *c) {
     return c->aborted;
 }
 
+/* The table entry for a finished node (NULL if the slot is kept for a deeper one), with its
+ * depth, best move and horizon flag filled in; the caller writes the values. A subtree that
+ * met no horizon is exact at any depth. Restores the caller's horizon flag (outer). */
+static entry *store_result(ctx *c, uint64_t key, int depth, es_move best, int outer) {
+    int horizon = c->horizon;
+    c->horizon = outer | horizon;
+    int stored_depth = horizon ? depth : DEPTH_INF;
+    entry *w = store_slot(c, key, stored_depth);
+    if (w) {
+        w->depth = stored_depth;
+        w->best = best;
+        w->horizon = horizon;
+    }
+    return w;
+}
+
 /* ---------------------------------------------------------------- two players / paranoid */
 
 static double ab_search(ctx *c, const void *s, int depth, int ply, double alpha, double beta);
@@ -328,14 +344,8 @@ static double ab_search(ctx *c, const void *s, int depth, int ply, double alpha,
     double v = cp == ES_CHANCE ? ab_chance(c, s, depth, ply, alpha, beta)
                                : ab_decision(c, s, cp, depth, ply, alpha, beta, first, 0, &best);
     if (c->aborted) return 0;
-    int horizon = c->horizon;
-    c->horizon = outer | horizon;
-    int stored_depth = horizon ? depth : DEPTH_INF;
-    entry *w = store_slot(c, key, stored_depth);
+    entry *w = store_result(c, key, depth, best, outer);
     if (w) {
-        w->depth = stored_depth;
-        w->best = best;
-        w->horizon = horizon;
         w->v[0] = v > alpha ? v : c->lo_bound;   /* fail low: only an upper bound */
         w->v[1] = v < beta ? v : c->hi_bound;    /* fail high: only a lower bound */
     }
@@ -394,16 +404,8 @@ static void maxn_search(ctx *c, const void *s, int depth, int ply, double *out) 
             }
         }
     }
-    int horizon = c->horizon;
-    c->horizon = outer | horizon;
-    int stored_depth = horizon ? depth : DEPTH_INF;
-    entry *w = store_slot(c, key, stored_depth);
-    if (w) {
-        w->depth = stored_depth;
-        w->best = best;
-        w->horizon = horizon;
-        memcpy(w->v, out, (size_t)np * sizeof(double));
-    }
+    entry *w = store_result(c, key, depth, best, outer);
+    if (w) memcpy(w->v, out, (size_t)np * sizeof(double));
 }
 
 /* ---------------------------------------------------------------- the root */
