@@ -80,12 +80,17 @@ def pairwise(records: Sequence[GameRecord], k: int) -> list[list[float]]:
     return wins
 
 
-def bradley_terry(wins: list[list[float]], iterations: int = 200) -> list[float]:
+def bradley_terry(wins: list[list[float]], tolerance: float = 1e-10, max_iterations: int = 100_000,
+                  start: Sequence[float] | None = None) -> list[float]:
     """Elo-scale ratings (mean 0) fitted by the MM algorithm, with half a win of prior against
-    an average opponent so that unbeaten or winless agents stay finite."""
+    an average opponent so that unbeaten or winless agents stay finite.
+
+    Iterates until no log-strength moves by more than `tolerance`: with lopsided results the
+    MM steps are small, and a fixed number of them stops far from the fit. `start`: ratings
+    to begin from (a bootstrap sample starts from the point estimate)."""
     k = len(wins)
-    strength = [1.0] * k
-    for _ in range(iterations):
+    strength = [10 ** (r / 400) for r in start] if start else [1.0] * k
+    for _ in range(max_iterations):
         new = []
         for a in range(k):
             w = sum(wins[a]) + 0.5
@@ -96,7 +101,11 @@ def bradley_terry(wins: list[list[float]], iterations: int = 200) -> list[float]
                     denom += games / (strength[a] + strength[b])
             new.append(w / denom)
         mean_log = sum(math.log(x) for x in new) / k
-        strength = [x / math.exp(mean_log) for x in new]
+        new = [x / math.exp(mean_log) for x in new]
+        moved = max(abs(math.log(x / y)) for x, y in zip(new, strength))
+        strength = new
+        if moved < tolerance:
+            break
     return [400 * math.log10(x) for x in strength]
 
 
@@ -109,7 +118,7 @@ def rate(records: Sequence[GameRecord], k: int, samples: int = 200, seed: int = 
     boot: list[list[float]] = [[] for _ in range(k)]
     for _ in range(samples):
         sample = [records[rng.randrange(len(records))] for _ in records]
-        for a, v in enumerate(bradley_terry(pairwise(sample, k), iterations=60)):
+        for a, v in enumerate(bradley_terry(pairwise(sample, k), tolerance=1e-7, start=point)):
             boot[a].append(v)
     out = []
     for a in range(k):
