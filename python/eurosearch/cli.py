@@ -70,6 +70,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     names = [args.game] if args.game else games()
     try:
+        if args.search:
+            import time
+
+            from .bench import machine
+            from .bench_search import bench_search, format_search_report
+            report = {"machine": machine(), "date": time.strftime("%Y-%m-%d"),
+                      "results": [bench_search(n, players=args.players, seconds=args.seconds, seed=args.seed)
+                                  for n in names]}
+            print(json.dumps(report) if args.json else format_search_report(report))
+            return 0
         report = run_benchmarks(names, players=args.players, seconds=args.seconds, seed=args.seed, repeat=args.repeat)
     except ValueError as exc:
         print(f"eurosearch bench: {exc}", file=sys.stderr)
@@ -152,6 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--repeat", type=int, default=1, help="runs per measurement; the median is reported")
+    b.add_argument("--search", action="store_true",
+                   help="MCTS iterations/s (C vs plain Python) and expectimax nodes/s instead of random play")
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench)
 

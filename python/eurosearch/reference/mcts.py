@@ -1,5 +1,5 @@
 """The same search as csrc/core/mcts.c written in plain Python over the public API: the
-baseline a user would write, for `eurosearch bench --mcts` and bench/test_bench_mcts.py.
+baseline a user would write, for `eurosearch bench --search` and bench/test_bench_search.py.
 
 UCT with a value per player (max^n), chance sampled, open mode (no determinization).
 Playouts as in the C search: depth 0 plays to the end, depth k > 0 plays k random moves and
@@ -12,7 +12,6 @@ import math
 import random
 from typing import Any
 
-import eurosearch as es
 
 
 class Node:

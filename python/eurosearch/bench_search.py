@@ -1,0 +1,113 @@
+"""Search speed printed by ``eurosearch bench --search``: MCTS iterations per second in C
+against the same MCTS in plain Python over the API (python/eurosearch/reference/mcts.py), and
+expectimax nodes per second, exact (endgame solving) and depth-limited (play). Both sides of a
+ratio run in the same call on the same positions, so the ratio survives a noisy machine."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from .api import game as make_game
+
+#: MCTS leaf treatments compared: playouts to the end, 20 random moves then the evaluation,
+#: the evaluation at the leaf (the same `depth` meaning in C and in the reference).
+ROLLOUTS = {"playout": 0, "depth20": 20, "eval": -1}
+
+
+def midgame_positions(g: Any, count: int, seed: int, skip: int = 30) -> list[Any]:
+    """Decision nodes `skip` random decisions into seeded random games."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        s = g.new_state(seed=rng.getrandbits(63))
+        for _ in range(skip):
+            while s.is_chance():
+                s.apply(s.sample_chance(rng.getrandbits(63)))
+            if s.is_terminal():
+                break
+            s.apply(rng.choice(s.legal_moves()))
+        while s.is_chance():
+            s.apply(s.sample_chance(rng.getrandbits(63)))
+        if not s.is_terminal():
+            out.append(s)
+    return out
+
+
+def late_positions(g: Any, count: int, from_end: int, seed: int) -> list[Any]:
+    """Decision nodes `from_end` decisions before the end of seeded random games."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        s = g.new_state(seed=rng.getrandbits(63))
+        path = []
+        while not s.is_terminal():
+            if s.is_chance():
+                s.apply(s.sample_chance(rng.getrandbits(63)))
+                continue
+            path.append(s.clone())
+            s.apply(rng.choice(s.legal_moves()))
+        if len(path) >= from_end:
+            out.append(path[-from_end])
+    return out
+
+
+def bench_mcts(g: Any, seconds: float, seed: int, iterations: int = 2000) -> dict[str, Any]:
+    """Iterations/s of C and plain-Python MCTS, `iterations` per search, per rollout kind."""
+    from .reference.mcts import search as python_search
+
+    positions = midgame_positions(g, 4, seed)
+    out: dict[str, Any] = {}
+    for name, depth in ROLLOUTS.items():
+        rates = {}
+        for engine in ("native", "python"):
+            done, elapsed, k = 0, 0.0, 0
+            while elapsed < seconds / 2 or done == 0:
+                s = positions[k % len(positions)]
+                k += 1
+                t = time.perf_counter()
+                if engine == "native":
+                    s.mcts(s.current_player, iterations=iterations, seed=k, rollout_depth=depth)
+                else:
+                    python_search(s, iterations, seed=k, depth=depth)
+                elapsed += time.perf_counter() - t
+                done += iterations
+            rates[engine] = done / elapsed
+        out[name] = {"native_per_s": rates["native"], "python_per_s": rates["python"],
+                     "ratio": rates["native"] / rates["python"]}
+    return out
+
+
+def bench_expectimax(g: Any, seconds: float, seed: int) -> dict[str, Any]:
+    """Nodes/s of the exact solver on late positions and of depth-limited search mid-game."""
+    out = {}
+    cases = {"exact": (late_positions(g, 8, 4, seed), 0), "depth3": (midgame_positions(g, 4, seed), 3)}
+    for name, (positions, depth) in cases.items():
+        nodes, elapsed, k = 0, 0.0, 0
+        while elapsed < seconds or nodes == 0:
+            s = positions[k % len(positions)]
+            k += 1
+            _, _, info = s.expectimax(depth=depth, max_nodes=200_000, table_bytes=16 << 20)
+            nodes += info["nodes"]
+            elapsed += info["seconds"]
+        out[name] = {"nodes_per_s": nodes / elapsed, "nodes": nodes, "searches": k}
+    return out
+
+
+def bench_search(name: str, players: int | None = None, seconds: float = 2.0, seed: int = 1) -> dict[str, Any]:
+    g = make_game(name, players=players)
+    return {"game": name, "players": g.players, "mcts": bench_mcts(g, seconds, seed),
+            "expectimax": bench_expectimax(g, seconds / 2, seed)}
+
+
+def format_search_report(report: dict[str, Any]) -> str:
+    lines = [f"machine: {report['machine']}  date: {report['date']}  (one core)",
+             f"{'game':<12} {'players':>7} {'MCTS leaf':<10} {'C it/s':>12} {'Python it/s':>12} {'x Python':>9}"]
+    for r in report["results"]:
+        for kind, m in r["mcts"].items():
+            lines.append(f"{r['game']:<12} {r['players']:>7} {kind:<10} {m['native_per_s']:>12,.0f} "
+                         f"{m['python_per_s']:>12,.0f} {m['ratio']:>9.1f}")
+        for kind, m in r["expectimax"].items():
+            lines.append(f"{r['game']:<12} {r['players']:>7} expectimax {kind}: {m['nodes_per_s']:,.0f} nodes/s")
+    return "\n".join(lines)
