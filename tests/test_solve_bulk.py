@@ -82,6 +82,19 @@ def test_a_rerun_skips_what_is_done_and_a_torn_last_line_is_cut_off(tmp_path, po
     assert again.already_done == 12 and again.solved == 0 and out.read_text() == text
 
 
+def test_resuming_with_other_settings_is_refused_and_bad_settings_fail_first(tmp_path, positions):
+    out = tmp_path / "o.jsonl"
+    run_bulk(settings(), positions[:2], out)
+    text = out.read_text()
+    with pytest.raises(ValueError, match="another job .*objective=win, mode=open"):
+        run_bulk(settings(objective="score"), positions, out)
+    with pytest.raises(ValueError, match="another job"):
+        run_bulk(settings(mode="info", samples=4), positions, out)
+    with pytest.raises(ValueError, match="samples"):
+        run_bulk(settings(mode="info", samples=0), positions, tmp_path / "new.jsonl")
+    assert out.read_text() == text and not (tmp_path / "new.jsonl").exists()
+
+
 def test_repair_leaves_a_complete_file_alone(tmp_path):
     out = tmp_path / "o.jsonl"
     assert not repair_output(out)

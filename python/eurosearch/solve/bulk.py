@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ..progress import Progress
 from .positions import Position, PositionError
-from .solver import solve
+from .solver import MODES, OBJECTIVES, solve
 
 ON_ERROR = ("skip", "stop")
 
@@ -63,6 +63,18 @@ class BulkSummary:
                 "repaired": self.repaired, "seconds": round(self.seconds, 3)}
 
 
+def check_settings(settings: SolveSettings) -> None:
+    """The settings' errors (bad objective, mode, samples, limits) before any position is solved."""
+    if settings.objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {settings.objective!r}")
+    if settings.mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {settings.mode!r}")
+    if settings.mode == "info" and settings.samples < 1:
+        raise ValueError(f"samples must be a positive integer, got {settings.samples}")
+    if settings.max_nodes < 0 or settings.seconds < 0 or settings.table_mb <= 0:
+        raise ValueError("max_nodes and seconds must be >= 0 (0: no limit) and table_mb > 0")
+
+
 # ---------------------------------------------------------------- the output file
 
 def repair_output(path: str | Path) -> bool:
@@ -92,11 +104,24 @@ def repair_output(path: str | Path) -> bool:
         return True
 
 
-def finished_ids(path: str | Path, retry_unsolved: bool = False) -> set[str]:
-    """The ids whose result is in the output (the last line of an id decides)."""
+def _job_of(rec: dict[str, Any]) -> dict[str, Any]:
+    """What a result line says about the job that made it (compared when resuming)."""
+    return {"game": rec.get("game"), "objective": rec.get("objective"), "mode": rec.get("mode"),
+            "samples": rec.get("samples") if rec.get("mode") == "info" else None}
+
+
+def finished_ids(path: str | Path, retry_unsolved: bool = False,
+                 settings: SolveSettings | None = None) -> set[str]:
+    """The ids whose result is in the output (the last line of an id decides).
+
+    With `settings`, a line solved with another game, objective, mode or sample count is a
+    ValueError: resuming must not mix two different jobs in one file."""
     p = Path(path)
     if not p.exists():
         return set()
+    want = None if settings is None else {
+        "game": settings.game, "objective": settings.objective, "mode": settings.mode,
+        "samples": settings.samples if settings.mode == "info" else None}
     status: dict[str, bool] = {}
     with open(p, encoding="utf-8") as fh:
         for n, text in enumerate(fh, start=1):
@@ -106,6 +131,10 @@ def finished_ids(path: str | Path, retry_unsolved: bool = False) -> set[str]:
             except (json.JSONDecodeError, KeyError, TypeError):
                 raise ValueError(f"{path}, line {n}: not a result line of eurosearch solve; "
                                  "use another --out or remove the line") from None
+            if want is not None and _job_of(rec) != want:
+                got = ", ".join(f"{k}={v}" for k, v in _job_of(rec).items() if v is not None)
+                raise ValueError(f"{path}, line {n}: a result of another job ({got}); "
+                                 "resume with the same settings or use another --out")
     return {i for i, ok in status.items() if ok or not retry_unsolved}
 
 
@@ -181,6 +210,7 @@ def run_bulk(settings: SolveSettings, positions: Iterable[Position | PositionErr
         raise ValueError(f"on_error must be one of {', '.join(ON_ERROR)}, got {on_error!r}")
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
+    check_settings(settings)
     say = report or (lambda _msg: None)
     start = time.perf_counter()
     summary = BulkSummary(out=str(out))
@@ -207,7 +237,7 @@ def run_bulk(settings: SolveSettings, positions: Iterable[Position | PositionErr
     summary.repaired = repair_output(out)
     if summary.repaired:
         say(f"{out}: cut off a torn last line left by an interrupted run")
-    done = finished_ids(out, retry_unsolved)
+    done = finished_ids(out, retry_unsolved, settings)
     pending = [p for p in valid if p.id not in done]
     summary.already_done = len(valid) - len(pending)
 
