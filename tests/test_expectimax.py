@@ -14,6 +14,7 @@ import pytest
 import eurosearch as es
 from eurosearch import agents
 from eurosearch.reference import expectimax as reference
+from eurosearch.solve.positions import decision_path
 
 NODE_LIMIT = 6000      # positions whose native search needs more are too big for the reference
 REFERENCE_LIMIT = 4000  # nor those where the reference (no table, no pruning) would visit more
@@ -34,14 +35,7 @@ def late_positions(game: str, players: int, seed: int, from_end: int, count: int
     found, tries = [], 0
     while len(found) < count and tries < 40 * count:
         tries += 1
-        s = g.new_state(seed=rng.getrandbits(63))
-        path = []
-        while not s.is_terminal():
-            if s.is_chance():
-                s.apply(s.sample_chance(rng.getrandbits(63)))
-                continue
-            path.append(s.clone())
-            s.apply(rng.choice(s.legal_moves()))
+        path = decision_path(g, rng)
         if len(path) < from_end:
             continue
         candidate = path[-from_end]

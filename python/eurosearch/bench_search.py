@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from .api import game as make_game
+from .solve.positions import decision_path
 
 #: MCTS leaf treatments compared: playouts to the end, 20 random moves then the evaluation,
 #: the evaluation at the leaf (the same `depth` meaning in C and in the reference).
@@ -40,14 +41,7 @@ def late_positions(g: Any, count: int, from_end: int, seed: int) -> list[Any]:
     rng = random.Random(seed)
     out = []
     while len(out) < count:
-        s = g.new_state(seed=rng.getrandbits(63))
-        path = []
-        while not s.is_terminal():
-            if s.is_chance():
-                s.apply(s.sample_chance(rng.getrandbits(63)))
-                continue
-            path.append(s.clone())
-            s.apply(rng.choice(s.legal_moves()))
+        path = decision_path(g, rng)
         if len(path) >= from_end:
             out.append(path[-from_end])
     return out

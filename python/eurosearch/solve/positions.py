@@ -12,7 +12,7 @@ import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,20 @@ def read_positions(path: str | Path, game: Any) -> Iterator[Position | PositionE
                 yield exc
 
 
+def decision_path(game: Any, rng: random.Random, choose: Callable[[Any], int] | None = None) -> list[Any]:
+    """Every decision node, in order, of one game played from a seeded start: chance sampled,
+    decisions by `choose(state)` (default: uniformly at random)."""
+    s = game.new_state(seed=rng.getrandbits(63))
+    path = []
+    while not s.is_terminal():
+        if s.is_chance():
+            s.apply(s.sample_chance(rng.getrandbits(63)))
+            continue
+        path.append(s.clone())
+        s.apply(choose(s) if choose else rng.choice(s.legal_moves()))
+    return path
+
+
 def generate_positions(game: Any, count: int, from_end: int, seed: int = 0,
                        random_share: float = 0.2) -> list[Position]:
     """`count` positions `from_end` decisions before the end of self-play games.
@@ -93,17 +107,12 @@ def generate_positions(game: Any, count: int, from_end: int, seed: int = 0,
         tries += 1
         if tries > 20 * count + 20:
             raise ValueError(f"self-play games of {game.name} are too short for --from-end {from_end}")
-        s = game.new_state(seed=rng.getrandbits(63))
-        path = []
-        while not s.is_terminal():
-            if s.is_chance():
-                s.apply(s.sample_chance(rng.getrandbits(63)))
-                continue
-            path.append(s.clone())
+        def choose(s: Any) -> int:
             if rng.random() < random_share:
-                s.apply(rng.choice(s.legal_moves()))
-            else:
-                s.apply(s.heuristic_move(rng.getrandbits(63)))
+                return rng.choice(s.legal_moves())
+            return s.heuristic_move(rng.getrandbits(63))
+
+        path = decision_path(game, rng, choose)
         if len(path) >= from_end:
             out.append(Position(f"gen-{seed}-{len(out)}", 0, path[-from_end].to_json()))
     return out
