@@ -92,3 +92,44 @@ def test_mcts_search_reports_its_statistics():
     assert all(0.0 <= v <= 1.0 for v in values)
     with pytest.raises(ValueError, match="not to move"):
         s.mcts((s.current_player + 1) % 3, iterations=10)
+
+
+@pytest.mark.parametrize("game, players", [("vienna", 3), ("oh_my_goods", 2), ("coal_baron", 2)])
+@pytest.mark.parametrize("information_sets", [False, True])
+def test_mcts_tries_every_root_move_once_before_any_twice(game, players, information_sets):
+    """Expansion picks among the untried moves only (in the open mode by a child count and
+    rejection sampling, in the information-set mode by availability), so n iterations over n
+    root moves visit each once, and the next n leave no move behind."""
+    s = _midgame(es.game(game, players=players), seed=5)
+    n = len(s.legal_moves())
+    assert n > 3
+    moves, visits, _, _ = s.mcts(s.current_player, iterations=n, seed=2, rollout_depth=-1,
+                                 information_sets=information_sets)
+    assert sorted(moves) == sorted(s.legal_moves()) and set(visits) == {1}
+    moves, visits, _, _ = s.mcts(s.current_player, iterations=4 * n, seed=2, rollout_depth=-1,
+                                 information_sets=information_sets)
+    assert sum(visits) == 4 * n and min(visits) >= 1
+
+
+def test_mcts_concentrates_on_the_move_that_scores():
+    """UCT exploits: in Vienna at 3 players the search spends most visits on moves whose
+    evaluation is near the best, not uniformly (a broken selection would spread them)."""
+    s = _midgame(es.game("vienna", players=3), seed=7)
+    moves, visits, values, _ = s.mcts(s.current_player, iterations=20000, seed=1, rollout_depth=-1)
+    top = max(range(len(moves)), key=visits.__getitem__)
+    assert visits[top] > 3 * sum(visits) / len(moves)
+    assert values[top] >= max(values) - 0.05
+
+
+def _midgame(g, seed: int, decisions: int = 12):
+    """A decision node some random decisions into a seeded game, with several legal moves."""
+    rng = random.Random(seed)
+    s = g.new_state(seed=seed)
+    done = 0
+    while True:
+        while s.is_chance():
+            s.apply(s.sample_chance(rng.getrandbits(63)))
+        if done >= decisions and len(s.legal_moves()) > 3:
+            return s
+        s.apply(rng.choice(s.legal_moves()))
+        done += 1

@@ -29,6 +29,7 @@ typedef struct mnode {
     int32_t child, sibling;   /* first child, next sibling (-1: none) */
     uint32_t visits, avail;
     uint32_t stamp;           /* iteration in which this child was last available */
+    uint32_t kids;            /* number of children */
     float value[ES_SEARCH_MAX_PLAYERS];   /* sum of each player's returns */
 } mnode;
 
@@ -86,6 +87,7 @@ static int32_t add_node(tree *t, int32_t parent, es_move key) {
     if (parent >= 0) {
         m->sibling = t->nodes[parent].child;
         t->nodes[parent].child = id;
+        t->nodes[parent].kids++;
         index_insert(t, id);
     }
     return id;
@@ -96,6 +98,21 @@ static int32_t find_child(const tree *t, int32_t parent, es_move key) {
     for (int32_t id; (id = t->index[i]) >= 0; i = (i + 1) & mask)
         if (t->nodes[id].parent == parent && t->nodes[id].key == key) return id;
     return -1;
+}
+
+/* Open mode: a node stands for one state (chance children are keyed by their outcome), so
+ * its legal moves are the same list on every visit and a child count tells whether any are
+ * untried. One of them, uniformly: by rejection while few are left to find, else by a scan. */
+static es_move pick_untried(const tree *t, int32_t node, const es_move *legal, int n, es_rng *rng,
+                            es_move *scratch) {
+    for (int tries = 0; tries < 8; tries++) {
+        es_move m = legal[es_rng_u32_below(rng, (uint32_t)n)];
+        if (find_child(t, node, m) < 0) return m;
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (find_child(t, node, legal[i]) < 0) scratch[k++] = legal[i];
+    return scratch[es_rng_u32_below(rng, (uint32_t)k)];
 }
 
 /* In information-set mode an edge is what the searcher sees of the move; in the open mode
@@ -209,48 +226,70 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
             } else {
                 int n = d->legal_moves(g, s, legal);
                 if (n <= 0) break;
-                /* which children are available now; which moves have no child yet */
-                int n_untried = 0;
-                for (int i = 0; i < n; i++) {
-                    es_move key = view_of(g, s, legal[i], player, cfg->information_sets);
-                    int32_t ch = find_child(&t, node, key);
-                    if (ch < 0) {
-                        untried[n_untried++] = legal[i];
-                    } else if (t.nodes[ch].stamp != stamp) {
-                        t.nodes[ch].stamp = stamp;
-                        t.nodes[ch].avail++;
+                if (!cfg->information_sets) {
+                    const mnode *here = &t.nodes[node];
+                    if ((int)here->kids < n) {
+                        m = pick_untried(&t, node, legal, n, &rng, untried);
+                        next = add_node(&t, node, m);
+                        expanded = 1;
+                    } else {
+                        /* UCT over the children, for the player to move here */
+                        double best = -1e300, log_n = log((double)(here->visits > 0 ? here->visits : 1));
+                        next = -1;
+                        for (int32_t ch = here->child; ch >= 0; ch = t.nodes[ch].sibling) {
+                            const mnode *x = &t.nodes[ch];
+                            double u = x->visits == 0 ? 1e100 : x->value[cp] / x->visits + c * sqrt(log_n / x->visits);
+                            if (u > best) {
+                                best = u;
+                                next = ch;
+                            }
+                        }
+                        m = t.nodes[next].key;
                     }
-                }
-                if (n_untried && !expanded) {
-                    m = untried[es_rng_u32_below(&rng, (uint32_t)n_untried)];
-                    next = add_node(&t, node, view_of(g, s, m, player, cfg->information_sets));
-                    if (next >= 0) {
-                        t.nodes[next].stamp = stamp;
-                        t.nodes[next].avail = 1;
-                    }
-                    expanded = 1;
                 } else {
-                    /* UCT over the available children, for the player to move here */
-                    double best = -1e300;
-                    next = -1;
-                    for (int32_t ch = t.nodes[node].child; ch >= 0; ch = t.nodes[ch].sibling) {
-                        const mnode *x = &t.nodes[ch];
-                        if (x->stamp != stamp) continue;
-                        double u = x->visits == 0 ? 1e100
-                                                  : x->value[cp] / x->visits + c * sqrt(log((double)x->avail) / x->visits);
-                        if (u > best) {
-                            best = u;
-                            next = ch;
+                    /* which children are available now; which moves have no child yet */
+                    int n_untried = 0;
+                    for (int i = 0; i < n; i++) {
+                        es_move key = view_of(g, s, legal[i], player, cfg->information_sets);
+                        int32_t ch = find_child(&t, node, key);
+                        if (ch < 0) {
+                            untried[n_untried++] = legal[i];
+                        } else if (t.nodes[ch].stamp != stamp) {
+                            t.nodes[ch].stamp = stamp;
+                            t.nodes[ch].avail++;
                         }
                     }
-                    if (next < 0) { /* a full tree and an unseen move: play on without the tree */
-                        m = legal[es_rng_u32_below(&rng, (uint32_t)n)];
+                    if (n_untried && !expanded) {
+                        m = untried[es_rng_u32_below(&rng, (uint32_t)n_untried)];
+                        next = add_node(&t, node, view_of(g, s, m, player, cfg->information_sets));
+                        if (next >= 0) {
+                            t.nodes[next].stamp = stamp;
+                            t.nodes[next].avail = 1;
+                        }
+                        expanded = 1;
                     } else {
-                        /* the moves behind this edge: the searcher cannot tell them apart */
-                        int k = 0;
-                        for (int i = 0; i < n; i++)
-                            if (view_of(g, s, legal[i], player, cfg->information_sets) == t.nodes[next].key) same[k++] = legal[i];
-                        m = same[k > 1 ? es_rng_u32_below(&rng, (uint32_t)k) : 0];
+                        /* UCT over the available children, for the player to move here */
+                        double best = -1e300;
+                        next = -1;
+                        for (int32_t ch = t.nodes[node].child; ch >= 0; ch = t.nodes[ch].sibling) {
+                            const mnode *x = &t.nodes[ch];
+                            if (x->stamp != stamp) continue;
+                            double u = x->visits == 0 ? 1e100
+                                                      : x->value[cp] / x->visits + c * sqrt(log((double)x->avail) / x->visits);
+                            if (u > best) {
+                                best = u;
+                                next = ch;
+                            }
+                        }
+                        if (next < 0) { /* a full tree and an unseen move: play on without the tree */
+                            m = legal[es_rng_u32_below(&rng, (uint32_t)n)];
+                        } else {
+                            /* the moves behind this edge: the searcher cannot tell them apart */
+                            int k = 0;
+                            for (int i = 0; i < n; i++)
+                                if (view_of(g, s, legal[i], player, cfg->information_sets) == t.nodes[next].key) same[k++] = legal[i];
+                            m = same[k > 1 ? es_rng_u32_below(&rng, (uint32_t)k) : 0];
+                        }
                     }
                 }
             }
