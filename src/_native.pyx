@@ -396,8 +396,9 @@ cdef class State:
                    bint all_values=True, double eval_scale=0.0):
         """Expectimax from this decision node for the player to move, in C.
 
-        depth 0 searches to the end of the game (exact solving); a depth > 0 stops there and
-        uses the game's evaluation. Returns (moves, values for the player to move, info dict
+        depth 0 searches to the end of the game (exact solving); a depth > 0 stops after that
+        many turns (a player's consecutive decisions count as one) and uses the game's
+        evaluation. Returns (moves, values for the player to move, info dict
         with complete, exact, depth, best, nodes, table_hits, table_bytes, seconds). See
         es_expectimax in csrc/include/eurosearch.h."""
         cdef es_expectimax_config cfg
@@ -406,7 +407,7 @@ cdef class State:
         if objective not in ("win", "score"):
             raise ValueError(f"objective must be 'win' or 'score', got {objective!r}")
         if depth < 0:
-            raise ValueError("depth must be 0 (to the end of the game) or a number of decisions")
+            raise ValueError("depth must be 0 (to the end of the game) or a number of turns")
         if es_current_player(self.game.g, self.buf) < 0:
             raise ValueError("expectimax needs a decision node (this state is a chance node or the end)")
         cfg.depth = depth

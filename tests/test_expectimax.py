@@ -157,3 +157,48 @@ def test_expectimax_agent_plays_the_solved_best_move_near_the_end():
         best = max(values)
         chosen = a.choose(s, s.current_player)      # Vienna has no hidden information
         assert values[moves.index(chosen)] == pytest.approx(best, abs=1e-12)
+
+
+def _position_with_a_nudge(seed: int):
+    """A Vienna decision node, some turns into a game, where the mover may nudge a die."""
+    rng = random.Random(seed)
+    s = es.game("vienna", players=3).new_state(seed=seed)
+    decisions = 0
+    while True:
+        while s.is_chance():
+            s.apply(s.sample_chance(rng.getrandbits(63)))
+        nudges = [m for m in s.legal_moves() if s.move_to_str(m).startswith("nudge")]
+        if nudges and decisions >= 10:
+            return s, nudges[0]
+        s.apply(s.heuristic_move(rng.getrandbits(63)))
+        decisions += 1
+
+
+def _rest_of_turn(state, mover: int) -> float:
+    """The mover's value when its turn ends: the best of its further decisions, then the
+    evaluation (a chance node or another player's decision ends the turn)."""
+    if state.is_terminal() or state.is_chance() or state.current_player != mover:
+        return reference.leaf_values(state, "win")[mover]
+    best = -1.0
+    for m in state.legal_moves():
+        child = state.clone()
+        child.apply(m)
+        best = max(best, _rest_of_turn(child, mover))
+    return best
+
+
+@pytest.mark.parametrize("paranoid", [False, True])
+def test_depth_counts_turns_not_decisions(paranoid):
+    """A nudge keeps the mover's turn, so at depth 1 it is worth the best placement after it
+    (the whole turn, evaluated when the turn ends), not the evaluation in the middle of the
+    turn, which would see a coin spent for nothing."""
+    for seed in (1, 2, 3):
+        s, nudge = _position_with_a_nudge(seed)
+        mover = s.current_player
+        moves, values, info = s.expectimax(depth=1, paranoid=paranoid)
+        assert info["complete"] and info["depth"] == 1
+        after = s.clone()
+        after.apply(nudge)
+        assert after.current_player == mover
+        assert values[moves.index(nudge)] == pytest.approx(_rest_of_turn(after, mover), abs=1e-12)
+        assert _rest_of_turn(after, mover) != pytest.approx(reference.leaf_values(after, "win")[mover], abs=1e-6)

@@ -157,7 +157,15 @@ static entry *store_result(ctx *c, uint64_t key, int depth, es_move best, int ou
 
 /* ---------------------------------------------------------------- two players / paranoid */
 
-static double ab_search(ctx *c, const void *s, int depth, int ply, double alpha, double beta);
+static double ab_search(ctx *c, const void *s, int depth, int ply, double alpha, double beta, int prev);
+
+/* Depth counts turns, not decisions: a decision by the player who made the previous one (a
+ * reroll or nudge before placing, a follow-up choice) continues that player's turn and
+ * costs no depth. Else a horizon could fall in the middle of a turn, where the evaluation
+ * favours moves that keep the turn (the mover gets two decisions, the others none). */
+static inline int turn_depth(int depth, int cp, int prev) {
+    return cp >= 0 && cp == prev && depth < DEPTH_INF ? depth + 1 : depth;
+}
 
 /* Orders f->moves[0..n) for the player to move: the table's best move first, then by the value
  * after the move (evaluation), best first for the mover. Stable, so ties keep legal order. */
@@ -209,7 +217,7 @@ static double ab_decision(ctx *c, const void *s, int cp, int depth, int ply, dou
     for (int i = 0; i < n; i++) {
         memcpy(f->child, s, c->d->state_size);
         c->d->apply(c->g, f->child, f->moves[i]);
-        double v = ab_search(c, f->child, depth - 1, ply + 1, alpha, beta);
+        double v = ab_search(c, f->child, depth - 1, ply + 1, alpha, beta, cp);
         if (c->aborted) return 0;
         if (maxing ? v > best : v < best) {
             best = v;
@@ -226,7 +234,7 @@ static double ab_decision(ctx *c, const void *s, int cp, int depth, int ply, dou
 /* A chance node: Star2 probing, then Star1. lo/hi hold bounds on each outcome's value; the
  * average is cut off as soon as the searched outcomes and the bounds of the rest put it
  * outside (alpha, beta). */
-static double ab_chance(ctx *c, const void *s, int depth, int ply, double alpha, double beta) {
+static double ab_chance(ctx *c, const void *s, int depth, int ply, double alpha, double beta, int prev) {
     frame *f = frame_at(c, ply);
     if (!f) {
         c->aborted = 1;
@@ -249,7 +257,7 @@ static double ab_chance(ctx *c, const void *s, int depth, int ply, double alpha,
                 lo[i] = hi[i] = leaf_value(c, f->child, 1);
             } else {
                 entry *e = lookup(c, es_hash(c->g, f->child) | 1);
-                if (e && e->depth >= depth) {
+                if (e && e->depth >= turn_depth(depth, cp, prev)) {
                     lo[i] = e->v[0];
                     hi[i] = e->v[1];
                     if (e->horizon) c->horizon = 1;
@@ -276,7 +284,7 @@ static double ab_chance(ctx *c, const void *s, int depth, int ply, double alpha,
             double a = (alpha - (sum_hi - p[i] * hi[i])) / p[i], b = (beta - (sum_lo - p[i] * lo[i])) / p[i];
             if (a < lo[i]) a = lo[i];
             if (b > hi[i]) b = hi[i];
-            double v = ab_decision(c, f->child, cp, depth, ply + 1, a, b, e ? e->best : 0, 1, NULL);
+            double v = ab_decision(c, f->child, cp, turn_depth(depth, cp, prev), ply + 1, a, b, e ? e->best : 0, 1, NULL);
             if (c->aborted) return 0;
             if (cp == c->root && v > a && v > lo[i]) {   /* the node is worth at least one move */
                 sum_lo += p[i] * (v - lo[i]);
@@ -303,7 +311,7 @@ static double ab_chance(ctx *c, const void *s, int depth, int ply, double alpha,
         } else {
             memcpy(f->child, s, d->state_size);
             d->apply(c->g, f->child, f->moves[i]);
-            v = ab_search(c, f->child, depth, ply + 1, wa, wb);
+            v = ab_search(c, f->child, depth, ply + 1, wa, wb, prev);
             if (c->aborted) return 0;
             if (v < lo[i]) v = lo[i];
             if (v > hi[i]) v = hi[i];
@@ -315,10 +323,11 @@ static double ab_chance(ctx *c, const void *s, int depth, int ply, double alpha,
     return done;
 }
 
-static double ab_search(ctx *c, const void *s, int depth, int ply, double alpha, double beta) {
+static double ab_search(ctx *c, const void *s, int depth, int ply, double alpha, double beta, int prev) {
     if (out_of_budget(c)) return 0;
     int cp = c->d->current_player(c->g, s);
     if (cp == ES_TERMINAL) return leaf_value(c, s, 1);
+    depth = turn_depth(depth, cp, prev);
     if (depth <= 0) {
         c->horizon = 1;
         return leaf_value(c, s, 0);
@@ -341,7 +350,7 @@ static double ab_search(ctx *c, const void *s, int depth, int ply, double alpha,
     int outer = c->horizon;
     c->horizon = 0;
     es_move best = 0;
-    double v = cp == ES_CHANCE ? ab_chance(c, s, depth, ply, alpha, beta)
+    double v = cp == ES_CHANCE ? ab_chance(c, s, depth, ply, alpha, beta, prev)
                                : ab_decision(c, s, cp, depth, ply, alpha, beta, first, 0, &best);
     if (c->aborted) return 0;
     entry *w = store_result(c, key, depth, best, outer);
@@ -354,10 +363,11 @@ static double ab_search(ctx *c, const void *s, int depth, int ply, double alpha,
 
 /* ---------------------------------------------------------------- max^n */
 
-static void maxn_search(ctx *c, const void *s, int depth, int ply, double *out) {
+static void maxn_search(ctx *c, const void *s, int depth, int ply, int prev, double *out) {
     int np = c->np;
     if (out_of_budget(c)) return;
     int cp = c->d->current_player(c->g, s);
+    depth = turn_depth(depth, cp, prev);
     if (cp == ES_TERMINAL || depth <= 0) {
         if (cp != ES_TERMINAL) c->horizon = 1;
         leaf_values(c, s, cp == ES_TERMINAL, out);
@@ -386,7 +396,7 @@ static void maxn_search(ctx *c, const void *s, int depth, int ply, double *out) 
         for (int i = 0; i < n; i++) {
             memcpy(f->child, s, c->d->state_size);
             c->d->apply(c->g, f->child, f->moves[i]);
-            maxn_search(c, f->child, depth, ply + 1, v);
+            maxn_search(c, f->child, depth, ply + 1, prev, v);
             if (c->aborted) return;
             for (int q = 0; q < np; q++) out[q] += f->weight[i] * v[q];
         }
@@ -396,7 +406,7 @@ static void maxn_search(ctx *c, const void *s, int depth, int ply, double *out) 
         for (int i = 0; i < n; i++) {
             memcpy(f->child, s, c->d->state_size);
             c->d->apply(c->g, f->child, f->moves[i]);
-            maxn_search(c, f->child, depth - 1, ply + 1, v);
+            maxn_search(c, f->child, depth - 1, ply + 1, cp, v);
             if (c->aborted) return;
             if (i == 0 || v[cp] > out[cp]) {
                 memcpy(out, v, (size_t)np * sizeof(double));
@@ -420,12 +430,12 @@ static int search_root(ctx *c, const void *s, const es_move *moves, int n, int d
         memcpy(f->child, s, c->d->state_size);
         c->d->apply(c->g, f->child, moves[i]);
         if (c->vec) {
-            maxn_search(c, f->child, depth - 1, 1, v);
+            maxn_search(c, f->child, depth - 1, 1, c->root, v);
             values[i] = v[c->root];
         } else {
             /* all_values: a full window, so each value is exact; else only better moves are */
             double alpha = c->cfg->all_values || i == 0 ? c->lo_bound : top;
-            values[i] = ab_search(c, f->child, depth - 1, 1, alpha, c->hi_bound);
+            values[i] = ab_search(c, f->child, depth - 1, 1, alpha, c->hi_bound, c->root);
         }
         if (c->aborted) return 0;
         if (values[i] > top) {

@@ -206,7 +206,8 @@ int es_mcts(const es_game *g, const void *s, int player, const es_mcts_config *c
 #define ES_OBJECTIVE_SCORE 1   /* final score minus the best opponent's */
 
 typedef struct es_expectimax_config {
-    int depth;             /* decision plies to search; 0: no limit (to the end of the game) */
+    int depth;             /* turns to search (consecutive decisions of one player count once);
+                            * 0: no limit (to the end of the game) */
     int iterative;         /* 1: deepen 1, 2, ... up to depth while the budget lasts */
     double seconds;        /* time limit (0: none) */
     int64_t max_nodes;     /* node limit (0: none) */
@@ -223,7 +224,7 @@ typedef struct es_expectimax_config {
 typedef struct es_expectimax_result {
     int complete;    /* the deepest iteration finished within the limits */
     int exact;       /* ... and no leaf was a horizon: the values are the game's exact values */
-    int depth;       /* deepest completed depth (decision plies; 0 when unlimited) */
+    int depth;       /* deepest completed depth (turns; 0 when unlimited) */
     es_move best;    /* best move of the deepest completed iteration (first in legal order on ties) */
     int64_t nodes;   /* nodes visited, over all iterations */
     int64_t table_hits;

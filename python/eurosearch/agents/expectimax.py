@@ -17,7 +17,8 @@ class ExpectimaxAgent:
 
     Budget per move: `nodes` (deterministic: the same seed gives the same move), `seconds`,
     or both (whichever ends first); the deepest finished iteration decides, never deeper than
-    `depth` decisions (0: no cap). With hidden information the agent searches one
+    `depth` turns (0: no cap; a player's consecutive decisions, such as a reroll and the
+    placement after it, are one turn, so no horizon falls inside a turn). With hidden information the agent searches one
     determinization for its player (a "determinized expectimax").
     """
 
@@ -26,7 +27,7 @@ class ExpectimaxAgent:
         if nodes <= 0 and seconds <= 0 and depth <= 0:
             raise ValueError("expectimax needs a budget: nodes > 0, seconds > 0 or depth > 0")
         if depth < 0:
-            raise ValueError("expectimax depth is a number of decisions (0: no cap)")
+            raise ValueError("expectimax depth is a number of turns (0: no cap)")
         if objective not in OBJECTIVES:
             raise ValueError(f"expectimax objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
         if table_mb <= 0:

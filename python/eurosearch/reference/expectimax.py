@@ -52,15 +52,19 @@ def values(state: Any, objective: str = "win", depth: int = 0, paranoid_for: int
            scale: float = 0.5) -> list[float]:
     """The expectimax value vector of `state`.
 
-    depth: decision plies left (0: to the end). paranoid_for: a player whose value every other
+    depth: turns left (0: to the end); a decision by the player who made the previous one
+    continues that turn and costs no depth (as in the native search). paranoid_for: a player whose value every other
     player minimises (two players, or the paranoid option); None: max^n.
     """
-    return _search(state, objective, depth if depth > 0 else math.inf, paranoid_for, scale, _Budget(math.inf))
+    return _search(state, objective, depth if depth > 0 else math.inf, None, paranoid_for, scale,
+                   _Budget(math.inf))
 
 
-def _search(state: Any, objective: str, depth: float, paranoid_for: int | None, scale: float,
-            budget: _Budget) -> list[float]:
+def _search(state: Any, objective: str, depth: float, prev: int | None, paranoid_for: int | None,
+            scale: float, budget: _Budget) -> list[float]:
     budget.spend()
+    if not state.is_terminal() and not state.is_chance() and state.current_player == prev:
+        depth += 1   # the same player decides again: still one turn
     if state.is_terminal() or depth <= 0:
         return leaf_values(state, objective, scale)
     if state.is_chance():
@@ -68,7 +72,7 @@ def _search(state: Any, objective: str, depth: float, paranoid_for: int | None, 
         for outcome, p in state.chance_outcomes():
             child = state.clone()
             child.apply(outcome)
-            v = _search(child, objective, depth, paranoid_for, scale, budget)
+            v = _search(child, objective, depth, prev, paranoid_for, scale, budget)
             total = [p * x for x in v] if total is None else [t + p * x for t, x in zip(total, v)]
         assert total is not None
         return total
@@ -77,7 +81,7 @@ def _search(state: Any, objective: str, depth: float, paranoid_for: int | None, 
     for move in state.legal_moves():
         child = state.clone()
         child.apply(move)
-        v = _search(child, objective, depth - 1, paranoid_for, scale, budget)
+        v = _search(child, objective, depth - 1, mover, paranoid_for, scale, budget)
         if best is None or _better(v, best, mover, paranoid_for):
             best = v
     assert best is not None
@@ -107,5 +111,5 @@ def move_values(state: Any, objective: str = "win", depth: int = 0, paranoid: bo
     for move in state.legal_moves():
         child = state.clone()
         child.apply(move)
-        out[move] = _search(child, objective, left, paranoid_for, scale, budget)[mover]
+        out[move] = _search(child, objective, left, mover, paranoid_for, scale, budget)[mover]
     return out
