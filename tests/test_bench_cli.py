@@ -12,7 +12,7 @@ def test_bench_search_reports_mcts_and_expectimax_rates(capsys) -> None:
     report = json.loads(capsys.readouterr().out)
     (r,) = report["results"]
     assert r["game"] == "oh_my_goods" and r["players"] == 2
-    assert set(r["mcts"]) == {"playout", "depth20", "eval"}
+    assert set(r["mcts"]) == {"playout", "depth20", "eval", "playouts_alone"}
     for m in r["mcts"].values():
         assert m["native_per_s"] > 0 and m["python_per_s"] > 0
         assert abs(m["ratio"] - m["native_per_s"] / m["python_per_s"]) < 1e-9

@@ -70,7 +70,32 @@ def bench_mcts(g: Any, seconds: float, seed: int, iterations: int = 2000) -> dic
             rates[engine] = done / elapsed
         out[name] = {"native_per_s": rates["native"], "python_per_s": rates["python"],
                      "ratio": rates["native"] / rates["python"]}
+    out["playouts_alone"] = bench_playouts(positions, seconds)
     return out
+
+
+def bench_playouts(positions: list[Any], seconds: float) -> dict[str, float]:
+    """Random playouts to the end from the same positions, with no tree: one C call against
+    the reference's playout driven from Python. When playouts dominate an iteration, this
+    ratio bounds what any tree can add to the `playout` row."""
+    from .reference.mcts import playout as python_playout
+
+    rates = {}
+    for engine in ("native", "python"):
+        done, elapsed, k = 0, 0.0, 0
+        while elapsed < seconds / 2 or done == 0:
+            s = positions[k % len(positions)].clone()
+            k += 1
+            t = time.perf_counter()
+            if engine == "native":
+                s.random_playout(k)
+            else:
+                python_playout(s, random.Random(k), 0)
+            elapsed += time.perf_counter() - t
+            done += 1
+        rates[engine] = done / elapsed
+    return {"native_per_s": rates["native"], "python_per_s": rates["python"],
+            "ratio": rates["native"] / rates["python"]}
 
 
 def bench_expectimax(g: Any, seconds: float, seed: int) -> dict[str, Any]:
@@ -97,11 +122,13 @@ def bench_search(name: str, players: int | None = None, seconds: float = 2.0, se
 
 def format_search_report(report: dict[str, Any]) -> str:
     lines = [f"machine: {report['machine']}  date: {report['date']}  (one core)",
-             f"{'game':<12} {'players':>7} {'MCTS leaf':<10} {'C it/s':>12} {'Python it/s':>12} {'x Python':>9}"]
+             f"{'game':<12} {'players':>7} {'MCTS leaf':<14} {'C it/s':>12} {'Python it/s':>12} {'x Python':>9}"]
     for r in report["results"]:
         for kind, m in r["mcts"].items():
-            lines.append(f"{r['game']:<12} {r['players']:>7} {kind:<10} {m['native_per_s']:>12,.0f} "
+            lines.append(f"{r['game']:<12} {r['players']:>7} {kind:<14} {m['native_per_s']:>12,.0f} "
                          f"{m['python_per_s']:>12,.0f} {m['ratio']:>9.1f}")
         for kind, m in r["expectimax"].items():
             lines.append(f"{r['game']:<12} {r['players']:>7} expectimax {kind}: {m['nodes_per_s']:,.0f} nodes/s")
+    lines.append("playouts_alone: random playouts from the same positions with no tree (per second), "
+                 "the bound of the playout row")
     return "\n".join(lines)
