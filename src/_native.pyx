@@ -27,6 +27,16 @@ cdef uint64_t _seed64(object seed) except? 0:
     return <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
 
 
+def rng_below(seed, n) -> int:
+    """The first draw in [0, n) of the native generator seeded with `seed` (es_rng_below):
+    the index State.random_move(seed) takes in legal_moves()."""
+    cdef es_rng rng
+    if not 0 < n < 2 ** 32:
+        raise ValueError("n must be in 1 .. 2**32 - 1")
+    es_rng_seed(&rng, _seed64(seed))
+    return es_rng_below(&rng, <uint32_t>n)
+
+
 def compiled_games():
     """Names of the games compiled into the core."""
     return [es_game_def_at(i).name.decode() for i in range(es_game_count())]
@@ -197,6 +207,20 @@ cdef class State:
         """Legal moves at a decision node (empty at chance and terminal nodes)."""
         cdef int n = es_legal_moves(self.game.g, self.buf, self.game.moves)
         return [self.game.moves[i] for i in range(n)]
+
+    def random_move(self, seed) -> int:
+        """A uniformly random legal move, drawn as the native random playouts draw theirs:
+        legal_moves()[k] for k uniform from a generator seeded with `seed` (see
+        rng_below), without building the list where the game can."""
+        cdef es_rng rng
+        cdef int n = 0
+        if es_current_player(self.game.g, self.buf) < 0:
+            raise ValueError("random_move needs a decision node")
+        es_rng_seed(&rng, _seed64(seed))
+        cdef es_move m = es_random_move(self.game.g, self.buf, &rng, &n)
+        if n <= 0:
+            raise RuntimeError("no legal move at a decision node")
+        return m
 
     def chance_outcomes(self) -> list:
         """(outcome, probability) pairs at a chance node; the probabilities sum to 1."""

@@ -63,6 +63,8 @@ cdef extern from "eurosearch.h" nogil:
     int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *decisions,
                                int64_t *chance)
     void es_rng_seed(es_rng *r, uint64_t seed)
+    uint32_t es_rng_below(es_rng *r, uint32_t n)
+    es_move es_random_move(const es_game *g, const void *s, es_rng *rng, int *count)
     ctypedef struct es_mcts_config:
         int64_t iterations
         double seconds

@@ -111,6 +111,14 @@ int es_legal_moves(const es_game *g, const void *s, es_move *out) {
     return g->def->legal_moves(g, s, out);
 }
 
+es_move es_random_move(const es_game *g, const void *s, es_rng *rng, int *count) {
+    const es_game_def *d = g->def;
+    if (d->random_move) return d->random_move(g, s, rng, count);
+    es_move moves[ES_STACK_MOVES];
+    int n = *count = d->legal_moves(g, s, moves);
+    return n > 0 ? moves[es_rng_u32_below(rng, (uint32_t)n)] : 0;
+}
+
 int es_chance_outcomes(const es_game *g, const void *s, es_move *out, double *prob) {
     if (g->def->current_player(g, s) != ES_CHANCE) return 0;
     return g->def->chance_outcomes(g, s, out, prob);
@@ -318,7 +326,6 @@ const es_field_desc *es_state_fields(const es_game *g, int *count) {
 
 int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *decisions,
                            int64_t *chance) {
-    es_move moves[ES_STACK_MOVES];
     const es_game_def *d = g->def;
     for (int64_t step = 0; step < ES_PLAYOUT_STEP_LIMIT; step++) {
         int cp = d->current_player(g, s);
@@ -328,9 +335,9 @@ int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *deci
             m = d->sample_chance(g, s, rng);
             if (chance) ++*chance;
         } else {
-            int n = d->legal_moves(g, s, moves);
+            int n;
+            m = es_random_move(g, s, rng, &n);
             if (n <= 0) return ES_ERR_LIMIT;
-            m = moves[es_rng_u32_below(rng, (uint32_t)n)];
             if (decisions) ++*decisions;
         }
         d->apply(g, s, m);

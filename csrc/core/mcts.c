@@ -132,7 +132,6 @@ static void evaluation_returns(const es_game *g, const void *s, double scale, do
  * 0 when a playout hit the step limit. */
 static int playout(const es_game *g, const es_mcts_config *cfg, void *s, es_rng *rng, double *returns) {
     const es_game_def *d = g->def;
-    es_move legal[ES_STACK_MOVES];
     double scale = cfg->eval_scale > 0 ? cfg->eval_scale : 0.5;
     int depth = cfg->rollout_depth < 0 ? 0 : cfg->rollout_depth;
     if (cfg->rollout_depth == 0 && cfg->rollout_policy == 0) {
@@ -154,9 +153,9 @@ static int playout(const es_game *g, const es_mcts_config *cfg, void *s, es_rng 
             if (cfg->rollout_policy == 1) {
                 m = es_heuristic_move(g, s, rng);
             } else {
-                int n = d->legal_moves(g, s, legal);
+                int n;
+                m = es_random_move(g, s, rng, &n);
                 if (n <= 0) return 0;
-                m = legal[es_rng_u32_below(rng, (uint32_t)n)];
             }
             decisions++;
         }

@@ -403,28 +403,18 @@ static void evaluate(const es_game *g, vienna_state *s, int from) {
 
 /* ---------------------------------------------------------------- move generation */
 
-static int gen_modifications(const vienna_state *s, int p, es_move *out) {
+/* REROLL (VI-A15): every non-empty sub-multiset of the hand's faces + white, as a mixed-radix
+ * number whose digit i is the move's 3-bit field at 4 + 3i. Returns the radix product. */
+static int reroll_radix(const vienna_state *s, int p, int radix[7]) {
+    int combos = 1;
+    for (int f = 0; f < 6; f++) combos *= (radix[f] = s->hand[p][f] + 1);
+    return combos * (radix[6] = s->white_holder == p && s->white_face ? 2 : 1);
+}
+
+/* NUDGE: +-1 without wrapping (VI-A14) */
+static int gen_nudges(const vienna_state *s, int p, es_move *out) {
     const uint8_t *h = s->hand[p];
-    int wf = s->white_holder == p ? s->white_face : 0;
-    int n = 0;
-    /* REROLL: every non-empty sub-multiset (VI-A15), counted by a mixed-radix odometer over
-     * faces + white whose digit i is the move's 3-bit field at 4 + 3i (no division: this
-     * loop is most of a random playout's time) */
-    int radix[7], digit[7] = {0}, combos = 1;
-    for (int f = 0; f < 6; f++) combos *= (radix[f] = h[f] + 1);
-    combos *= (radix[6] = wf ? 2 : 1);
-    es_move m = VI_M_REROLL;
-    for (int idx = 1; idx < combos; idx++) {
-        int i = 0;
-        for (; digit[i] + 1 == radix[i]; i++) {
-            m -= digit[i] << (4 + 3 * i);
-            digit[i] = 0;
-        }
-        digit[i]++;
-        m += 1 << (4 + 3 * i);
-        out[n++] = m;
-    }
-    /* NUDGE: +-1 without wrapping (VI-A14) */
+    int wf = s->white_holder == p ? s->white_face : 0, n = 0;
     for (int f = 1; f <= 6; f++) {
         if (!h[f - 1]) continue;
         if (f < 6) out[n++] = MV_NUDGE(f, 1, 0);
@@ -437,20 +427,47 @@ static int gen_modifications(const vienna_state *s, int p, es_move *out) {
     return n;
 }
 
-static inline int emit_fields(uint32_t fields, int c1, int c2, int w, es_move *out, int n) {
-    while (fields) {
-        out[n++] = MV_PLACE(__builtin_ctz(fields), c1, c2, w);
-        fields &= fields - 1;
+static int gen_modifications(const vienna_state *s, int p, es_move *out) {
+    /* rerolls counted by an odometer, no division (this loop was most of a playout's time) */
+    int radix[7], digit[7] = {0}, combos = reroll_radix(s, p, radix), n = 0;
+    es_move m = VI_M_REROLL;
+    for (int idx = 1; idx < combos; idx++) {
+        int i = 0;
+        for (; digit[i] + 1 == radix[i]; i++) {
+            m -= digit[i] << (4 + 3 * i);
+            digit[i] = 0;
+        }
+        digit[i]++;
+        m += 1 << (4 + 3 * i);
+        out[n++] = m;
     }
-    out[n++] = MV_PLACE(VI_GEHEIMBUND, c1, c2, w);   /* any dice, always free (4.6.3) */
-    return n;
+    return n + gen_nudges(s, p, out + n);
 }
 
-/* PLACE (4.4): every distinct choice of 1-2 dice times every field it fits. */
-static int gen_placements(const es_game *g, const vienna_state *s, int p, es_move *out, int n) {
+/* The idx-th reroll (1 <= idx < radix product), as gen_modifications lists it. */
+static es_move reroll_at(const int radix[7], int idx) {
+    es_move m = VI_M_REROLL;
+    for (int i = 0; i < 7; i++) {
+        m |= (idx % radix[i]) << (4 + 3 * i);
+        idx /= radix[i];
+    }
+    return m;
+}
+
+/* A choice of dice and the street fields it fits; every group also takes Geheimbund (any
+ * dice, always free, 4.6.3), listed after its fields. */
+typedef struct {
+    uint32_t fields;
+    int8_t c1, c2, w;
+} vi_group;
+
+#define VI_MAX_GROUPS 64   /* 6 faces x (alone, 6 pairs, with white) + white alone */
+
+/* PLACE (4.4): every distinct choice of 1-2 dice, with the fields it fits. */
+static int placement_groups(const es_game *g, const vienna_state *s, int p, vi_group *out) {
     const vienna_data *d = DATA(g);
     const uint8_t *h = s->hand[p];
-    int joker = s->special_owner[VI_S_JOKER] == p;
+    int joker = s->special_owner[VI_S_JOKER] == p, n = 0;
     int wf = s->white_holder == p ? s->white_face : 0;
     uint32_t open = d->street_mask & ~s->blocked;
     int carr = carriage_ref(g, s, p);
@@ -458,23 +475,30 @@ static int gen_placements(const es_game *g, const vienna_state *s, int p, es_mov
     for (int a = 1; a <= 6; a++) {
         if (!h[a - 1]) continue;
         int aw = joker && a == 1;
-        n = emit_fields(fields_for_totals(d, aw ? 0x7Eu : BIT(a)) & open, a, 0, 0, out, n);
+        out[n++] = (vi_group){d->fit_one[a][aw] & open, (int8_t)a, 0, 0};
         for (int b = a; b <= 6; b++) {
             if (!h[b - 1] || (a == b && h[a - 1] < 2)) continue;
-            int bw = joker && b == 1;
-            uint32_t fit = fields_for_totals(d, pair_totals(a, aw, b, bw));
-            if (a == b || aw || bw) fit |= d->pair_fields;
-            n = emit_fields(fit & open, a, b, 0, out, n);
+            out[n++] = (vi_group){d->fit_two[a][aw][b][joker && b == 1] & open, (int8_t)a, (int8_t)b, 0};
         }
-        if (wf) {
-            int ww = joker && wf == 1;
-            uint32_t fit = fields_for_totals(d, pair_totals(a, aw, wf, ww));
-            if (a == wf || aw || ww) fit |= d->pair_fields;
-            n = emit_fields(fit & open, a, 0, 1, out, n);
-        }
+        if (wf) out[n++] = (vi_group){d->fit_two[a][aw][wf][joker && wf == 1] & open, (int8_t)a, 0, 1};
     }
-    if (wf) out[n++] = MV_PLACE(VI_GEHEIMBUND, 0, 0, 1);   /* alone only on Geheimbund */
+    if (wf) out[n++] = (vi_group){0, 0, 0, 1};   /* the white die alone: only on Geheimbund */
     return n;
+}
+
+static int gen_placements(const es_game *g, const vienna_state *s, int p, es_move *out, int n) {
+    vi_group grp[VI_MAX_GROUPS];
+    int k = placement_groups(g, s, p, grp);
+    for (int i = 0; i < k; i++) {
+        for (uint32_t x = grp[i].fields; x; x &= x - 1)
+            out[n++] = MV_PLACE(__builtin_ctz(x), grp[i].c1, grp[i].c2, grp[i].w);
+        out[n++] = MV_PLACE(VI_GEHEIMBUND, grp[i].c1, grp[i].c2, grp[i].w);
+    }
+    return n;
+}
+
+static inline int may_modify(const es_game *g, const vienna_state *s, int p) {
+    return s->coins[p] && (g->options[VI_OPT_MODIFY_EVERY_TURN] || s->roll_turn);
 }
 
 static int gen_prater(const vienna_state *s, int p, es_move *out) {
@@ -502,8 +526,7 @@ static int vi_legal_moves(const es_game *g, const void *vs, es_move *out) {
             if (!((s->start_taken >> c) & 1)) out[n++] = MV_DRAFT(c);
         return n;
     case VI_PH_TURN:
-        if (s->coins[p] && (g->options[VI_OPT_MODIFY_EVERY_TURN] || s->roll_turn))
-            n = gen_modifications(s, p, out);
+        if (may_modify(g, s, p)) n = gen_modifications(s, p, out);
         return gen_placements(g, s, p, out, n);
     case VI_PH_GENDARME: {
         uint32_t empty = d->street_mask & ~s->blocked;
@@ -536,6 +559,58 @@ static int vi_legal_moves(const es_game *g, const void *vs, es_move *out) {
     default:
         return 0;
     }
+}
+
+/* A turn's legal moves described without the list (rerolls, nudges, placement groups), for
+ * random playouts: the list is often a hundred moves and a playout needs one of them. */
+typedef struct {
+    int radix[7], rerolls;
+    es_move nudges[16];
+    int n_nudges, groups;
+    vi_group grp[VI_MAX_GROUPS];
+} vi_turn_moves;
+
+static int describe_turn(const es_game *g, const vienna_state *s, int p, vi_turn_moves *t) {
+    int n = 0;
+    t->rerolls = t->n_nudges = 0;
+    if (may_modify(g, s, p)) {
+        n += t->rerolls = reroll_radix(s, p, t->radix) - 1;
+        n += t->n_nudges = gen_nudges(s, p, t->nudges);
+    }
+    t->groups = placement_groups(g, s, p, t->grp);
+    for (int i = 0; i < t->groups; i++) n += __builtin_popcount(t->grp[i].fields) + 1;
+    return n;
+}
+
+/* The k-th move of the turn, in vi_legal_moves order. */
+static es_move turn_move_at(const vi_turn_moves *t, int k) {
+    if (k < t->rerolls) return reroll_at(t->radix, k + 1);
+    k -= t->rerolls;
+    if (k < t->n_nudges) return t->nudges[k];
+    k -= t->n_nudges;
+    for (int i = 0; i < t->groups; i++) {
+        int c = __builtin_popcount(t->grp[i].fields);
+        if (k > c) {
+            k -= c + 1;
+            continue;
+        }
+        uint32_t x = t->grp[i].fields;
+        for (; k > 0; k--) x &= x - 1;   /* drop the k lowest fields; none left: Geheimbund */
+        return MV_PLACE(x ? __builtin_ctz(x) : VI_GEHEIMBUND, t->grp[i].c1, t->grp[i].c2, t->grp[i].w);
+    }
+    return 0;
+}
+
+static es_move vi_random_move(const es_game *g, const void *vs, es_rng *rng, int *count) {
+    const vienna_state *s = (const vienna_state *)vs;
+    if (s->phase == VI_PH_TURN) {
+        vi_turn_moves t;
+        int n = *count = describe_turn(g, s, s->actor, &t);
+        return n > 0 ? turn_move_at(&t, (int)es_rng_u32_below(rng, (uint32_t)n)) : 0;
+    }
+    es_move moves[VI_MAX_MOVES];   /* other phases have a few moves: the list is cheap */
+    int n = *count = vi_legal_moves(g, vs, moves);
+    return n > 0 ? moves[es_rng_u32_below(rng, (uint32_t)n)] : 0;
 }
 
 /* ---------------------------------------------------------------- chance */
@@ -865,6 +940,14 @@ static int vi_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
     }
     NEED(d->krieau == 0 && d->field[d->F - 1].kind == VI_K_HEURIGER, "Krieau first, Heuriger last", VI_TABLE_HEAD);
     d->street_mask = BIT(d->F) - 1;
+    for (int a = 1; a <= 6; a++)
+        for (int aw = 0; aw < 2; aw++) {
+            d->fit_one[a][aw] = fields_for_totals(d, aw ? 0x7Eu : BIT(a));
+            for (int b = 1; b <= 6; b++)
+                for (int bw = 0; bw < 2; bw++)
+                    d->fit_two[a][aw][b][bw] = fields_for_totals(d, pair_totals(a, aw, b, bw)) |
+                                               (a == b || aw || bw ? d->pair_fields : 0);
+        }
     const int32_t *ct = ft;
     for (int c = 0; c < d->n_start; c++, ct += 4) {
         NEED(IN(ct[0], 0, 20) && IN(ct[1], 0, 7) && IN(ct[2], 0, 7) && IN(ct[3], 0, 7), "starting card value", ct - t);
@@ -1421,6 +1504,7 @@ const es_game_def es_vienna_def = {
     .init = vi_init,
     .current_player = vi_current_player,
     .legal_moves = vi_legal_moves,
+    .random_move = vi_random_move,
     .chance_outcomes = vi_chance_outcomes,
     .sample_chance = vi_sample_chance,
     .apply = vi_apply,

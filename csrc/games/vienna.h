@@ -77,6 +77,9 @@ typedef struct vienna_data {
     uint32_t street_mask;            /* bits 0..F-1 */
     uint32_t fields_for_total[13];   /* street fields accepting total t (numeric fields) */
     uint32_t pair_fields;
+    /* fields a die of face a fits (wild: the Dice joker on a 1), and a pair a+b (a double or a
+     * wild die also fits the pair fields), before blocked fields and bribes */
+    uint32_t fit_one[7][2], fit_two[7][2][7][2];
     int krieau, prater;              /* field index, or -1 */
 } vienna_data;
 
