@@ -44,6 +44,8 @@ size_t es_encoded_size(const es_game *g);
 int es_encode(const es_game *g, const void *s, uint8_t *buf, size_t cap);
 int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *err, size_t errlen);
 void es_rng_seed(es_rng *r, uint64_t seed);
+uint32_t es_rng_below(es_rng *r, uint32_t n);
+es_move es_random_move(const es_game *g, const void *s, es_rng *rng, int *count);
 """
 
 CDEF = """
@@ -143,7 +145,7 @@ def _norm(text: str) -> str:
 def test_header_and_library_are_installed():
     assert es.library_path().is_file()
     assert (es.include_dir() / "eurosearch.h").is_file()
-    assert lib.es_abi_version() == D["ES_ABI_VERSION"] == 1
+    assert lib.es_abi_version() == D["ES_ABI_VERSION"] == 2
     assert lib.es_game_count() >= 1
 
 
@@ -324,3 +326,27 @@ def test_node_kind_queries():
     assert lib.es_current_player(cg.g, s) >= 0
     assert lib.es_chance_outcomes(cg.g, s, cg.outcomes, cg.probs) == 0
     assert lib.es_observe(cg.g, s, 3, ffi.new("float[]", lib.es_observation_size(cg.g))) != ES_OK
+
+
+def test_random_move_through_the_abi_is_the_listed_move_at_the_drawn_index():
+    """es_random_move (Vienna draws it without the list in a turn) against es_legal_moves
+    indexed by es_rng_below from a generator seeded the same, over a whole seeded game."""
+    cg = CGame(3)
+    s = cg.new()
+    rng = random.Random(4)
+    count = ffi.new("int *")
+    a, b = ffi.new("es_rng *"), ffi.new("es_rng *")
+    decisions = 0
+    while lib.es_current_player(cg.g, s) != ES_TERMINAL:
+        if lib.es_current_player(cg.g, s) == ES_CHANCE:
+            assert lib.es_apply(cg.g, s, cg.sample(s, rng.getrandbits(64))) == ES_OK
+            continue
+        legal = cg.legal(s)
+        seed = rng.getrandbits(64)
+        lib.es_rng_seed(a, seed)
+        lib.es_rng_seed(b, seed)
+        m = lib.es_random_move(cg.g, s, a, count)
+        assert count[0] == len(legal) and m == legal[lib.es_rng_below(b, len(legal))]
+        assert lib.es_apply(cg.g, s, legal[rng.randrange(len(legal))]) == ES_OK
+        decisions += 1
+    assert decisions > 100

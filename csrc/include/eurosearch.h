@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define ES_ABI_VERSION 1
+#define ES_ABI_VERSION 2   /* 2: es_game_def.random_move, es_random_move */
 
 /* current_player() sentinels */
 #define ES_CHANCE (-1)
@@ -71,7 +71,7 @@ typedef struct es_game_def {
     int (*current_player)(const es_game *g, const void *s);
     int (*legal_moves)(const es_game *g, const void *s, es_move *out);
     /* Optional, for random playouts: the move legal_moves would list at index
-     * es_rng_u32_below(rng, n) (drawn once, exactly so), without writing the list; n into
+     * es_rng_below(rng, n) (drawn once, exactly so), without writing the list; n into
      * *count (0: no legal move). NULL: the list is built and indexed. */
     es_move (*random_move)(const es_game *g, const void *s, es_rng *rng, int *count);
     int (*chance_outcomes)(const es_game *g, const void *s, es_move *out, double *prob);
@@ -173,9 +173,9 @@ int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *score
 /* Play one random game on from state s (modified in place). */
 int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *decisions,
                            int64_t *chance);
-/* A uniformly random legal move at decision node s, the one es_legal_moves' list would give at
- * index es_rng_u32_below(rng, n), so random play is the same whether or not the game has the
- * count/at hooks; *count receives n (0: no legal move, and the move is meaningless). */
+/* A uniformly random legal move at decision node s: the one es_legal_moves' list would give at
+ * index es_rng_below(rng, n), so random play is the same whether or not the game has a
+ * random_move hook; *count receives n (0: no legal move, and the move is meaningless). */
 es_move es_random_move(const es_game *g, const void *s, es_rng *rng, int *count);
 
 /* ---- search ---- */
