@@ -103,16 +103,18 @@ static int32_t find_child(const tree *t, int32_t parent, es_move key) {
 /* Open mode: a node stands for one state (chance children are keyed by their outcome), so
  * its legal moves are the same list on every visit and a child count tells whether any are
  * untried. One of them, uniformly: by rejection while few are left to find, else by a scan. */
-static es_move pick_untried(const tree *t, int32_t node, const es_move *legal, int n, es_rng *rng,
-                            es_move *scratch) {
+static int pick_untried(const tree *t, int32_t node, const es_move *legal, int n, es_rng *rng,
+                        es_move *scratch, es_move *out) {
     for (int tries = 0; tries < 8; tries++) {
         es_move m = legal[es_rng_u32_below(rng, (uint32_t)n)];
-        if (find_child(t, node, m) < 0) return m;
+        if (find_child(t, node, m) < 0) return *out = m, 1;
     }
     int k = 0;
     for (int i = 0; i < n; i++)
         if (find_child(t, node, legal[i]) < 0) scratch[k++] = legal[i];
-    return scratch[es_rng_u32_below(rng, (uint32_t)k)];
+    if (!k) return 0;   /* a game listing a move twice: every distinct move has its child */
+    *out = scratch[es_rng_u32_below(rng, (uint32_t)k)];
+    return 1;
 }
 
 /* In information-set mode an edge is what the searcher sees of the move; in the open mode
@@ -227,8 +229,7 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
                 if (n <= 0) break;
                 if (!cfg->information_sets) {
                     const mnode *here = &t.nodes[node];
-                    if ((int)here->kids < n) {
-                        m = pick_untried(&t, node, legal, n, &rng, untried);
+                    if ((int)here->kids < n && pick_untried(&t, node, legal, n, &rng, untried, &m)) {
                         next = add_node(&t, node, m);
                         expanded = 1;
                     } else {
