@@ -117,6 +117,26 @@ static int pick_untried(const tree *t, int32_t node, const es_move *legal, int n
     return 1;
 }
 
+/* UCT over the children of node for player cp. Information-set mode: only the children
+ * available in this iteration (stamp), each explored by its availability count; the open
+ * mode: every child, by the parent's visits. -1 when no child qualifies. */
+static int32_t uct_child(const tree *t, int32_t node, int cp, double c, int info_sets, uint32_t stamp) {
+    const mnode *here = &t->nodes[node];
+    double best = -1e300, log_n = log((double)(here->visits > 0 ? here->visits : 1));
+    int32_t next = -1;
+    for (int32_t ch = here->child; ch >= 0; ch = t->nodes[ch].sibling) {
+        const mnode *x = &t->nodes[ch];
+        if (info_sets && x->stamp != stamp) continue;
+        double explore = info_sets ? log((double)x->avail) : log_n;
+        double u = x->visits == 0 ? 1e100 : x->value[cp] / x->visits + c * sqrt(explore / x->visits);
+        if (u > best) {
+            best = u;
+            next = ch;
+        }
+    }
+    return next;
+}
+
 /* In information-set mode an edge is what the searcher sees of the move; in the open mode
  * the move itself. */
 static inline es_move view_of(const es_game *g, const void *s, es_move m, int viewer, int info_sets) {
@@ -228,22 +248,11 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
                 int n = d->legal_moves(g, s, legal);
                 if (n <= 0) break;
                 if (!cfg->information_sets) {
-                    const mnode *here = &t.nodes[node];
-                    if ((int)here->kids < n && pick_untried(&t, node, legal, n, &rng, untried, &m)) {
+                    if ((int)t.nodes[node].kids < n && pick_untried(&t, node, legal, n, &rng, untried, &m)) {
                         next = add_node(&t, node, m);
                         expanded = 1;
                     } else {
-                        /* UCT over the children, for the player to move here */
-                        double best = -1e300, log_n = log((double)(here->visits > 0 ? here->visits : 1));
-                        next = -1;
-                        for (int32_t ch = here->child; ch >= 0; ch = t.nodes[ch].sibling) {
-                            const mnode *x = &t.nodes[ch];
-                            double u = x->visits == 0 ? 1e100 : x->value[cp] / x->visits + c * sqrt(log_n / x->visits);
-                            if (u > best) {
-                                best = u;
-                                next = ch;
-                            }
-                        }
+                        next = uct_child(&t, node, cp, c, 0, 0);   /* kids >= 1: never -1 */
                         m = t.nodes[next].key;
                     }
                 } else {
@@ -268,19 +277,7 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
                         }
                         expanded = 1;
                     } else {
-                        /* UCT over the available children, for the player to move here */
-                        double best = -1e300;
-                        next = -1;
-                        for (int32_t ch = t.nodes[node].child; ch >= 0; ch = t.nodes[ch].sibling) {
-                            const mnode *x = &t.nodes[ch];
-                            if (x->stamp != stamp) continue;
-                            double u = x->visits == 0 ? 1e100
-                                                      : x->value[cp] / x->visits + c * sqrt(log((double)x->avail) / x->visits);
-                            if (u > best) {
-                                best = u;
-                                next = ch;
-                            }
-                        }
+                        next = uct_child(&t, node, cp, c, 1, stamp);
                         if (next < 0) { /* a full tree and an unseen move: play on without the tree */
                             m = legal[es_rng_u32_below(&rng, (uint32_t)n)];
                         } else {
