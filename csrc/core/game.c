@@ -113,7 +113,10 @@ int es_legal_moves(const es_game *g, const void *s, es_move *out) {
 
 es_move es_random_move(const es_game *g, const void *s, es_rng *rng, int *count) {
     const es_game_def *d = g->def;
-    if (d->random_move) return d->random_move(g, s, rng, count);
+    if (d->random_move) {
+        es_move m = d->random_move(g, s, rng, count);
+        if (*count >= 0) return m;
+    }
     es_move moves[ES_STACK_MOVES];
     int n = *count = d->legal_moves(g, s, moves);
     return n > 0 ? moves[es_rng_u32_below(rng, (uint32_t)n)] : 0;

@@ -603,14 +603,13 @@ static es_move turn_move_at(const vi_turn_moves *t, int k) {
 
 static es_move vi_random_move(const es_game *g, const void *vs, es_rng *rng, int *count) {
     const vienna_state *s = (const vienna_state *)vs;
-    if (s->phase == VI_PH_TURN) {
-        vi_turn_moves t;
-        int n = *count = describe_turn(g, s, s->actor, &t);
-        return n > 0 ? turn_move_at(&t, (int)es_rng_u32_below(rng, (uint32_t)n)) : 0;
+    if (s->phase != VI_PH_TURN) {   /* other phases have a few moves: the list is cheap */
+        *count = -1;
+        return 0;
     }
-    es_move moves[VI_MAX_MOVES];   /* other phases have a few moves: the list is cheap */
-    int n = *count = vi_legal_moves(g, vs, moves);
-    return n > 0 ? moves[es_rng_u32_below(rng, (uint32_t)n)] : 0;
+    vi_turn_moves t;
+    int n = *count = describe_turn(g, s, s->actor, &t);
+    return n > 0 ? turn_move_at(&t, (int)es_rng_u32_below(rng, (uint32_t)n)) : 0;
 }
 
 /* ---------------------------------------------------------------- chance */

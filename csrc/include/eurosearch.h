@@ -72,7 +72,8 @@ typedef struct es_game_def {
     int (*legal_moves)(const es_game *g, const void *s, es_move *out);
     /* Optional, for random playouts: the move legal_moves would list at index
      * es_rng_below(rng, n) (drawn once, exactly so), without writing the list; n into
-     * *count (0: no legal move). NULL: the list is built and indexed. */
+     * *count (0: no legal move). *count < 0 (rng untouched): no shortcut for this state, the
+     * caller builds the list and indexes it, as it does when the hook is NULL. */
     es_move (*random_move)(const es_game *g, const void *s, es_rng *rng, int *count);
     int (*chance_outcomes)(const es_game *g, const void *s, es_move *out, double *prob);
     es_move (*sample_chance)(const es_game *g, const void *s, es_rng *rng);
