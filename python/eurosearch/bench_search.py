@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import Any, Callable
 
 from .api import game as make_game
 from .solve.positions import decision_path
@@ -54,22 +54,15 @@ def bench_mcts(g: Any, seconds: float, seed: int, iterations: int = 2000) -> dic
     positions = midgame_positions(g, 4, seed)
     out: dict[str, Any] = {}
     for name, depth in ROLLOUTS.items():
-        rates = {}
-        for engine in ("native", "python"):
-            done, elapsed, k = 0, 0.0, 0
-            while elapsed < seconds / 2 or done == 0:
-                s = positions[k % len(positions)]
-                k += 1
-                t = time.perf_counter()
-                if engine == "native":
-                    s.mcts(s.current_player, iterations=iterations, seed=k, rollout_depth=depth)
-                else:
-                    python_search(s, iterations, seed=k, depth=depth)
-                elapsed += time.perf_counter() - t
-                done += iterations
-            rates[engine] = done / elapsed
-        out[name] = {"native_per_s": rates["native"], "python_per_s": rates["python"],
-                     "ratio": rates["native"] / rates["python"]}
+        def native(s: Any, k: int, depth: int = depth) -> int:
+            s.mcts(s.current_player, iterations=iterations, seed=k, rollout_depth=depth)
+            return iterations
+
+        def python(s: Any, k: int, depth: int = depth) -> int:
+            python_search(s, iterations, seed=k, depth=depth)
+            return iterations
+
+        out[name] = compare_rates(positions, seconds, native, python)
     out["playouts_alone"] = bench_playouts(positions, seconds)
     return out
 
@@ -80,19 +73,33 @@ def bench_playouts(positions: list[Any], seconds: float) -> dict[str, float]:
     ratio bounds what any tree can add to the `playout` row."""
     from .reference.mcts import playout as python_playout
 
+    def native(s: Any, k: int) -> int:
+        s.random_playout(k)
+        return 1
+
+    def python(s: Any, k: int) -> int:
+        python_playout(s, random.Random(k), 0)
+        return 1
+
+    return compare_rates(positions, seconds, native, python, fresh=True)
+
+
+def compare_rates(positions: list[Any], seconds: float, native: Callable[[Any, int], int],
+                  python: Callable[[Any, int], int], fresh: bool = False) -> dict[str, float]:
+    """Units per second of two engines over the same positions in turn, seconds/2 each (at
+    least one call). A call gets a position and its call number and returns the units it did;
+    fresh: it gets a clone, made outside the timing, to play on."""
     rates = {}
-    for engine in ("native", "python"):
+    for engine, call in (("native", native), ("python", python)):
         done, elapsed, k = 0, 0.0, 0
         while elapsed < seconds / 2 or done == 0:
-            s = positions[k % len(positions)].clone()
+            s = positions[k % len(positions)]
+            if fresh:
+                s = s.clone()
             k += 1
             t = time.perf_counter()
-            if engine == "native":
-                s.random_playout(k)
-            else:
-                python_playout(s, random.Random(k), 0)
+            done += call(s, k)
             elapsed += time.perf_counter() - t
-            done += 1
         rates[engine] = done / elapsed
     return {"native_per_s": rates["native"], "python_per_s": rates["python"],
             "ratio": rates["native"] / rates["python"]}
