@@ -34,6 +34,8 @@ from pathlib import Path
 import pytest
 
 import eurosearch as es
+from eurosearch.gamedata import read_file
+from eurosearch.games.oh_my_goods_data import DEFAULT_DATA
 
 # ---------------------------------------------------------------- engine constants
 # stages (csrc/games/oh_my_goods.h, OMG_ST_*)
@@ -1075,20 +1077,38 @@ def test_t18_glassmaker_any_resources_OMG_A10_OMG_A11(mode, need, made, office):
     assert goods(s, 0)[1] == made
 
 
-def test_glassmaker_short_of_cards_cannot_produce_OMG_A29():
-    """OMG-A29 (the data decides N): g2 needs 12; 8 market + 1 office + 2 hand cards = 11 < 12:
-    an exact worker cannot produce; with g1 (11) the same hand suffices."""
-    def position(glass):
-        s = scenario(charburners=["charburner_grain", "charburner_wool"],
-                     hands={0: ["br1", "we1", "br6"], 1: []}, built={0: [glass, "office_clay1"]})
+def test_every_glassmaker_needs_11_as_printed_in_the_rulebook_OMG_A29():
+    """OMG-A29: the rulebook prints the number ("Az Üvegfújó kártya 11 bármilyen nyersanyaggal
+    termel üveget"), and a printed number outranks the outside transcription that gave g2 and g3
+    12: every bundled Glassmaker needs 11, with its input tagged ``rulebook``."""
+    g = new_game()
+    glassmakers = [c for c in g.data.cards if c.id in ("g1", "g2", "g3", "g4")]
+    assert [c.input_any for c in glassmakers] == [11, 11, 11, 11]
+    raw = read_file(DEFAULT_DATA)
+    assert {c["id"]: c["tag"]["input"] for c in raw["cards"] if c["id"].startswith("g")} == \
+        {"g1": "rulebook", "g2": "rulebook", "g3": "rulebook", "g4": "rulebook"}
+
+
+def test_glassmaker_short_of_cards_cannot_produce_OMG_A29(tmp_path):
+    """OMG-A29 (the data file decides N per card): 8 market + 1 office + 2 hand cards = 11. The
+    bundled g2 (11, rulebook) produces with that hand; in a user's file that says 12 for g2 an
+    exact worker cannot produce."""
+    raw = read_file(DEFAULT_DATA)
+    next(c for c in raw["cards"] if c["id"] == "g2")["input_any"] = 12
+    twelve = tmp_path / "omg_g2_12.json"
+    twelve.write_text(json.dumps(raw))
+
+    def position(data):
+        s = scenario(charburners=["charburner_grain", "charburner_wool"], data=data,
+                     hands={0: ["br1", "we1", "br6"], 1: []}, built={0: ["g2", "office_clay1"]})
         to_production(s, {"grain": 2, "wood": 2, "clay": 2, "wool": 2}, {0: ["worker slot1 exact", "aside br6"]})
         return s
 
-    assert card(new_game(), "g2").input_any == 12
-    s = position("g2")
+    s = position(str(twelve))
+    assert card(s.game, "g2").input_any == 12
     assert s.current_player == 0 and st(s)["stage"] == BUILD and goods(s, 0)[1] == 0
-    s = position("g1")
-    assert "produce slot1" in texts(s)
+    s = position(None)
+    assert card(s.game, "g2").input_any == 11 and "produce slot1" in texts(s)
 
 
 # ---------------------------------------------------------------- T19..T21: phase I, the draw pile
