@@ -19,7 +19,7 @@ OPTION_SETS = [
     {},
     {"final_round": "full_round"},
     {"phase1_redraw": "all_or_nothing", "start_player": 1},
-    {"office_extra_card_stacks": True, "worker_leaves_after_production": False},
+    {"office_extra_card_stacks": True, "worker_leaves_after_production": True},
 ]
 
 

@@ -34,6 +34,8 @@ from pathlib import Path
 import pytest
 
 import eurosearch as es
+from eurosearch.gamedata import read_file
+from eurosearch.games.oh_my_goods_data import DEFAULT_DATA
 
 # ---------------------------------------------------------------- engine constants
 # stages (csrc/games/oh_my_goods.h, OMG_ST_*)
@@ -779,13 +781,13 @@ def test_t10_negative_only_minimal_payments_OMG_A32():
 
 def test_t11_cannot_build_card_returns_unrevealed_may_hire_OMG_A17():
     """T11: a cost-12 card set aside with goods worth 9: no BUILD; hiring instead is possible
-    (A5 side 0 costs 4 and asks for a yellow and a green building); PASS returns the card to the
-    hand, unrevealed (OMG-A17)."""
+    (A5 side 0 costs 4 and asks for a yellow and a green building; not onto the worker's
+    Charburner, OMG-A18); PASS returns the card to the hand, unrevealed (OMG-A17)."""
     s = build_position({0: 9}, ["m2", "s3"], ["sh2", "br1"], "sh2", display=["A1", "A2", "A3", "A5"])
     g = s.game
     assert card(g, "sh2").cost == 12 and gold(s, 0) == 9
     assert view(s, 1)["aside"][0] == 127 and view(s, 1)["loc"][cid(g, "sh2")] == 255   # present, unknown
-    assert texts(s) == {"hire A5 slot0", "hire A5 slot1", "hire A5 slot2", "pass"}
+    assert texts(s) == {"hire A5 slot1", "hire A5 slot2", "pass"}
     t = s.clone()
     do(s, "pass")
     j = st(s)
@@ -834,7 +836,7 @@ def test_t13_no_hire_with_two_assistants_OMG_A35():
     s = position({"A1": (0, 1), "A2": (0, 2)}, ["keep A1", "keep A2"])
     assert texts(s) == {"build", "pass"}
     c = position({"A1": (0, 1)}, ["keep A1"])
-    assert texts(c) == {"build", "pass", "hire A5 slot0", "hire A5 slot2"}
+    assert texts(c) == {"build", "pass", "hire A5 slot2"}      # slot 0: the worker (OMG-A18)
 
 
 def test_t13_build_or_hire_not_both():
@@ -844,7 +846,7 @@ def test_t13_build_or_hire_not_both():
                  built={0: ["m2", "s3"]}, assistants={"A1": (0, 1)}, display=["A1", "A2", "A3", "A5"])
     to_production(s, {"clay": 2, "wool": 2}, {0: ["keep A1", "worker slot0 short", "aside br6"]})
     to_build_step(s)
-    assert {"build", "hire A5 slot0"} <= texts(s)
+    assert {"build", "hire A5 slot2"} <= texts(s)
     do(s, "build")
     while s.is_chance():
         s.apply(s.chance_outcomes()[0][0])
@@ -855,9 +857,9 @@ def test_t13_build_or_hire_not_both():
 
 # ---------------------------------------------------------------- T14, T15: phase II assistants
 
-def assistant_position(goods0: dict, built: list[str], assistants: dict, hand1=("we1",)) -> es.State:
+def assistant_position(goods0: dict, built: list[str], assistants: dict, hand1=("we1",), options=None) -> es.State:
     s = scenario(charburners=["charburner_clay", "charburner_wool"], hands={0: ["br1"], 1: list(hand1)},
-                 built={0: built}, goods={0: goods0}, assistants=assistants)
+                 built={0: built}, goods={0: goods0}, assistants=assistants, options=options)
     row1, _ = market_rows({"clay": 2, "wool": 2}, avoid={"br1", "we1"})
     reveal(s, row1)
     assert s.current_player == 0 and st(s)["stage"] == P2_COMMIT
@@ -1075,20 +1077,38 @@ def test_t18_glassmaker_any_resources_OMG_A10_OMG_A11(mode, need, made, office):
     assert goods(s, 0)[1] == made
 
 
-def test_glassmaker_short_of_cards_cannot_produce_OMG_A29():
-    """OMG-A29 (the data decides N): g2 needs 12; 8 market + 1 office + 2 hand cards = 11 < 12:
-    an exact worker cannot produce; with g1 (11) the same hand suffices."""
-    def position(glass):
-        s = scenario(charburners=["charburner_grain", "charburner_wool"],
-                     hands={0: ["br1", "we1", "br6"], 1: []}, built={0: [glass, "office_clay1"]})
+def test_every_glassmaker_needs_11_as_printed_in_the_rulebook_OMG_A29():
+    """OMG-A29: the rulebook prints the number ("Az Üvegfújó kártya 11 bármilyen nyersanyaggal
+    termel üveget"), and a printed number outranks the outside transcription that gave g2 and g3
+    12: every bundled Glassmaker needs 11, with its input tagged ``rulebook``."""
+    g = new_game()
+    glassmakers = [c for c in g.data.cards if c.id in ("g1", "g2", "g3", "g4")]
+    assert [c.input_any for c in glassmakers] == [11, 11, 11, 11]
+    raw = read_file(DEFAULT_DATA)
+    assert {c["id"]: c["tag"]["input"] for c in raw["cards"] if c["id"].startswith("g")} == \
+        {"g1": "rulebook", "g2": "rulebook", "g3": "rulebook", "g4": "rulebook"}
+
+
+def test_glassmaker_short_of_cards_cannot_produce_OMG_A29(tmp_path):
+    """OMG-A29 (the data file decides N per card): 8 market + 1 office + 2 hand cards = 11. The
+    bundled g2 (11, rulebook) produces with that hand; in a user's file that says 12 for g2 an
+    exact worker cannot produce."""
+    raw = read_file(DEFAULT_DATA)
+    next(c for c in raw["cards"] if c["id"] == "g2")["input_any"] = 12
+    twelve = tmp_path / "omg_g2_12.json"
+    twelve.write_text(json.dumps(raw))
+
+    def position(data):
+        s = scenario(charburners=["charburner_grain", "charburner_wool"], data=data,
+                     hands={0: ["br1", "we1", "br6"], 1: []}, built={0: ["g2", "office_clay1"]})
         to_production(s, {"grain": 2, "wood": 2, "clay": 2, "wool": 2}, {0: ["worker slot1 exact", "aside br6"]})
         return s
 
-    assert card(new_game(), "g2").input_any == 12
-    s = position("g2")
+    s = position(str(twelve))
+    assert card(s.game, "g2").input_any == 12
     assert s.current_player == 0 and st(s)["stage"] == BUILD and goods(s, 0)[1] == 0
-    s = position("g1")
-    assert "produce slot1" in texts(s)
+    s = position(None)
+    assert card(s.game, "g2").input_any == 11 and "produce slot1" in texts(s)
 
 
 # ---------------------------------------------------------------- T19..T21: phase I, the draw pile
@@ -1550,20 +1570,74 @@ def test_chain_good_source_is_chosen_OMG_A14_OMG_A23():
     assert goods(s, 0) == [1, 4, 1, 0]
 
 
-@pytest.mark.parametrize("leaves", [True, False])
-def test_hired_assistant_on_the_workers_building_OMG_A18(leaves):
-    """OMG-A18: a newly hired assistant may go to the building the worker produced at this round
-    (the worker has left); ``worker_leaves_after_production = False`` keeps that building blocked."""
+def a18_build_step(**options) -> es.State:
+    """Seat 0's worker produced at s3 (slot 2, short); seat 0 can afford and qualifies for A5."""
     s = scenario(charburners=["charburner_clay", "charburner_wool"], hands={0: ["br1"], 1: ["we1"]},
                  built={0: ["m2", "s3"]}, goods={0: {0: 9}}, display=["A1", "A2", "A3", "A5"],
-                 options={"worker_leaves_after_production": leaves})
+                 options=options)
     to_production(s, {"clay": 2, "wool": 2}, {0: ["worker slot2 short", "aside none"]})
     do(s, "produce slot2 omit wool")          # s3: 3 wool + 1 clay, short: omit one wool
     draw_goods(s, 1)
     to_build_step(s)
+    assert st(s)["worker_slot"][0] == 2
+    return s
+
+
+A18_READINGS = [({}, False), ({"worker_leaves_after_production": False}, False),
+                ({"worker_leaves_after_production": True}, True)]
+
+
+@pytest.mark.parametrize("options, leaves", A18_READINGS, ids=["default", "first_edition", "second_edition"])
+def test_hired_assistant_not_on_the_workers_building_OMG_A18(options, leaves):
+    """OMG-A18, the Hungarian (first-edition) text by default: each building holds one worker,
+    the brown one or an assistant ("minden épülethez csak egy Munkás rendelhető, legyen az barna
+    keretű Munkás vagy Segédmunkás!"), and the text never says the worker leaves after
+    production; so the assistant hired "immediately" ("azonnal") may not go onto the building
+    the brown worker is on this round. ``worker_leaves_after_production = True`` (2nd edition)
+    lets it go there."""
+    s = a18_build_step(**options)
     hires = {t for t in texts(s) if t.startswith("hire ")}
     assert hires == ({"hire A5 slot0", "hire A5 slot1", "hire A5 slot2"} if leaves else
                      {"hire A5 slot0", "hire A5 slot1"})
+    if not leaves:
+        with pytest.raises(es.IllegalMoveError):
+            s.apply(s.str_to_move("hire A5 slot2"))
+        assert "hire A5 slot1" in texts(s), "the refused hire left the state unchanged"
+
+
+def test_worker_and_assistant_on_one_building_is_a_bad_state_by_default_OMG_A18():
+    """OMG-A18 in the state check: a hire onto the worker's building (legal in the 2nd edition),
+    during its payment and after it, gives states that a game with the default (Hungarian) rules
+    refuses to load, and a game with ``worker_leaves_after_production = True`` accepts."""
+    s = a18_build_step(worker_leaves_after_production=True)
+    do(s, "hire A5 slot2")
+    paying = s.to_json()                           # the hire's payment is under way
+    assert new_game(worker_leaves_after_production=True).state_from_json(paying).to_json() == paying
+    with pytest.raises(es.StateFormatError, match="a hiring payment"):
+        new_game().state_from_json(paying)
+    do(s, "pay 4")                                 # A5 costs 4: four of the 9 coal
+    pay_through(s)
+    j = st(s)
+    assert j["asst_slot"][aidx(s.game, "A5")] == 2 and j["worker_slot"][0] == 2
+    assert j["stage"] == PRODUCE and s.current_player == 1, "seat 1's turn; seat 0's worker stays"
+    text = s.to_json()
+    assert new_game(worker_leaves_after_production=True).state_from_json(text).to_json() == text
+    with pytest.raises(es.StateFormatError, match="worker and assistant on one slot"):
+        new_game().state_from_json(text)
+
+
+@pytest.mark.parametrize("options, leaves", A18_READINGS, ids=["default", "first_edition", "second_edition"])
+def test_phase2_worker_and_moved_assistant_share_no_building_in_both_readings_OMG_A18(options, leaves):
+    """OMG-A18, phase II: the editions differ only in phase IV. Both place the worker anew every
+    round ("tegyék a saját barna keretes Munkás kártyájukat az elé az épületük elé, amellyel a
+    körben termelni akarnak"), one person per building ("Minden épülethez csak egy Munkás
+    rendelhető"), and an assistant moves only in phase II ("azt a második fázisban teheted
+    meg"): it may move to any producing building without an assistant, and the worker then goes
+    to a building without one."""
+    s = assistant_position({0: 7}, ["m2", "s3"], {"A1": (0, 1)}, options=options)
+    assert texts(s) == {"keep A1", "move A1 slot0", "move A1 slot2"}
+    do(s, "move A1 slot2")
+    assert texts(s) == {f"worker slot{k} {m}" for k in (0, 1) for m in ("exact", "short")}
 
 
 def omg_a19_data(tmp_path: Path) -> str:
@@ -1586,13 +1660,15 @@ def omg_a19_data(tmp_path: Path) -> str:
 def test_assistant_colours_charburner_and_offices_OMG_A19(tmp_path):
     """OMG-A19: built cards count by card colour; the Charburner counts as its own colour
     (lightblue) only, once; a Market Office as stone (black). Seat 0: Charburner 2 grain + 1 wood
-    and a wood office: the lightblue-1 and black-1 sides are met, yellow-1 (the Charburner's
-    grain input does not make it yellow) and lightblue-2 are not."""
+    and a wood office, and a Brick Manufacture (red, asked for by no displayed side) as the
+    building free for the hire (the worker is on the Charburner, OMG-A18): the lightblue-1 and
+    black-1 sides are met, yellow-1 (the Charburner's grain input does not make it yellow) and
+    lightblue-2 are not."""
     s = scenario(charburners=["charburner_grain", "charburner_wool"], hands={0: ["br1"], 1: ["we1"]},
-                 built={0: ["office_wood1"]}, data=omg_a19_data(tmp_path), display=["A1", "A2", "A3", "A4"])
+                 built={0: ["office_wood1", "br3"]}, data=omg_a19_data(tmp_path), display=["A1", "A2", "A3", "A4"])
     to_production(s, {"clay": 2, "stone": 2}, {0: ["worker slot0 short", "aside none"]})
     to_build_step(s)
-    assert {t for t in texts(s) if t.startswith("hire ")} == {"hire A1 slot0", "hire A2 slot0"}
+    assert {t for t in texts(s) if t.startswith("hire ")} == {"hire A1 slot2", "hire A2 slot2"}
 
 
 def test_charburner_is_not_yellow_bundled_data_OMG_A19():
@@ -1606,7 +1682,7 @@ def test_charburner_is_not_yellow_bundled_data_OMG_A19():
         return {t for t in texts(s) if t.startswith("hire A1")}
 
     assert hires(["m2"]) == set()
-    assert hires(["m2", "m6"]) == {"hire A1 slot0", "hire A1 slot1", "hire A1 slot2"}
+    assert hires(["m2", "m6"]) == {"hire A1 slot1", "hire A1 slot2"}    # slot 0: the worker (OMG-A18)
 
 
 def test_hired_assistant_works_from_next_round_and_stays_OMG_A22_OMG_A35():

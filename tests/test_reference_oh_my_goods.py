@@ -119,7 +119,7 @@ OPTION_SETS = [
     {"final_round": "full_round"},
     {"phase1_redraw": "all_or_nothing"},
     {"office_extra_card_stacks": True},
-    {"worker_leaves_after_production": False},
+    {"worker_leaves_after_production": True},
     {"round_cap": 4},
     {"start_player": 1},
 ]

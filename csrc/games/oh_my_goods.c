@@ -703,6 +703,16 @@ static int requirement_met(const omg_data *d, const omg_state *s, const int have
     return 1;
 }
 
+/* Where p may put a newly hired assistant: a producing building with no one on it (OMG-A18).
+ * The Hungarian text keeps the brown worker on its building for the whole round ("minden
+ * épülethez csak egy Munkás rendelhető, legyen az barna keretű Munkás vagy Segédmunkás"); with
+ * worker_leaves_after_production (2nd edition) the worker's building is free after production. */
+static uint32_t hire_targets(const es_game *g, const omg_state *s, int p) {
+    uint32_t free = producing_slots(DATA(g), s, p) & ~assistant_slots(s, p, 0);
+    if (!g->options[OMG_OPT_WORKER_LEAVES] && s->worker_slot[p] >= 0) free &= ~BIT(s->worker_slot[p]);
+    return free;
+}
+
 static int gen_build(const es_game *g, const omg_state *s, int p, es_move *out, int cap) {
     const omg_data *d = DATA(g);
     int n = 0;
@@ -713,8 +723,7 @@ static int gen_build(const es_game *g, const omg_state *s, int p, es_move *out, 
     if (assistants_of(s, p) < OMG_MAX_ASSISTANTS) {
         int have[OMG_NCOLOURS];
         colours_built(d, s, p, have);
-        uint32_t free = producing_slots(d, s, p) & ~assistant_slots(s, p, 0);
-        if (!g->options[OMG_OPT_WORKER_LEAVES] && s->worker_slot[p] >= 0) free &= ~BIT(s->worker_slot[p]);
+        uint32_t free = hire_targets(g, s, p);
         for (int a = 0; a < OMG_NASSIST; a++) {
             if (s->asst_owner[a] != -1 || !requirement_met(d, s, have, a) ||
                 !can_pay(d, s, p, d->asst_cost[a][s->asst_side[a]]))
@@ -1629,9 +1638,10 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
         }
     }
     for (int p = 0; p < n; p++) {
-        /* only a worker who has finished producing may share its slot with a new assistant */
+        /* the worker stays on its building all round (OMG-A18); only with worker_leaves_after_production
+         * may a worker who has finished producing share its slot with a newly hired assistant */
         int turn = (p - s->start + n) % n;
-        int done = (s->stage == OMG_ST_P4_PRODUCE || s->stage == OMG_ST_P4_BUILD) &&
+        int done = g->options[OMG_OPT_WORKER_LEAVES] && (s->stage == OMG_ST_P4_PRODUCE || s->stage == OMG_ST_P4_BUILD) &&
                    (turn < s->idx || (turn == s->idx && s->stage == OMG_ST_P4_BUILD && s->sub != OMG_SUB_SUPPLY));
         if (s->worker_slot[p] >= 0 && ((used_slots[p] >> s->worker_slot[p]) & 1) && !done)
             BAD("worker and assistant on one slot");
@@ -1765,8 +1775,8 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
                 BAD("an assistant-move payment");
             if (s->pay_for == OMG_PAY_BUILD && (s->aside[p] < 0 || s->pay_cost != d->card[s->aside[p]].cost)) BAD("a build payment");
             if (s->pay_for == OMG_PAY_HIRE &&
-                (s->asst_owner[a] != -1 || assistants_of(s, p) >= OMG_MAX_ASSISTANTS || !producing(d, s, p, k) ||
-                 ((assistant_slots(s, p, 0) >> k) & 1) || s->pay_cost != d->asst_cost[a][s->asst_side[a]]))
+                (s->asst_owner[a] != -1 || assistants_of(s, p) >= OMG_MAX_ASSISTANTS ||
+                 !((hire_targets(g, s, p) >> k) & 1) || s->pay_cost != d->asst_cost[a][s->asst_side[a]]))
                 BAD("a hiring payment");
         }
         if (s->sub == OMG_SUB_TAKE) {
@@ -1775,8 +1785,8 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
                 BAD("a payment's goods leaving for another purpose");
             if (s->take_after == TAKE_AFTER_HIRE) {
                 int a = s->pay_arg >> 4, k = s->pay_arg & 15;
-                if (s->asst_owner[a] != -1 || assistants_of(s, cur) >= OMG_MAX_ASSISTANTS || !producing(d, s, cur, k) ||
-                    ((assistant_slots(s, cur, 0) >> k) & 1))
+                if (s->asst_owner[a] != -1 || assistants_of(s, cur) >= OMG_MAX_ASSISTANTS ||
+                    !((hire_targets(g, s, cur) >> k) & 1))
                     BAD("a hire that cannot happen");
             }
             if (s->take_after == TAKE_AFTER_REVEAL) {

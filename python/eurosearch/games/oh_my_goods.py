@@ -26,8 +26,10 @@ class OmgOptions:
     phase1_redraw: str = "any"
     #: OMG-A12: several extra-card offices give 2 + k cards instead of 3.
     office_extra_card_stacks: bool = False
-    #: OMG-A18: a newly hired assistant may go where the worker produced this round.
-    worker_leaves_after_production: bool = True
+    #: OMG-A18: False (this rulebook): the brown worker stays on its building all round, so a
+    #: newly hired assistant may not go there; True (2nd edition): the worker leaves after
+    #: production and the assistant may.
+    worker_leaves_after_production: bool = False
     #: OMG-A37: engine-only cap; the game is scored after this many rounds.
     round_cap: int = 60
 

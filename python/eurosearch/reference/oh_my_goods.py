@@ -1193,7 +1193,11 @@ class OmgRefState:
     # ------------------------------------------------------------------ phase IV build or hire
 
     def _hire_slots(self, p: int) -> list[int]:
-        """Producing slots without an assistant (spec 4.4.7, OMG-A18)."""
+        """Producing slots with no one on them (spec 4.4.7, OMG-A18).
+
+        The Hungarian text keeps the brown worker on its building all round (one person per
+        building), so its slot is excluded unless ``worker_leaves_after_production`` (2nd edition).
+        """
         occupied = self._assistant_at(p, pending=False)
         slots = [s for s in range(self.slot_count(p)) if self._producing(p, s) and s not in occupied]
         if not self.ref.options.worker_leaves_after_production:
