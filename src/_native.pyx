@@ -10,6 +10,8 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memcmp
 
 import copy
+import signal
+import threading
 
 import numpy as np
 
@@ -20,6 +22,66 @@ from eurosearch_abi cimport *
 CHANCE = ES_CHANCE
 TERMINAL = ES_TERMINAL
 ABI_VERSION = es_abi_version()
+
+
+# Ctrl-C during a long native call (a search, playouts). The call runs in C without the GIL,
+# where Python's own SIGINT handler only notes the signal for later. So for the length of the
+# call a C handler takes SIGINT over and asks the core to stop (es_request_stop); the call
+# returns early and KeyboardInterrupt is raised as usual.
+cdef extern from *:
+    """
+    #include <signal.h>
+    #include <string.h>
+    static struct sigaction es_py_saved_sigint;   /* the action ours replaced */
+    static volatile sig_atomic_t es_py_sigint_seen;
+    static void es_py_on_sigint(int sig) {
+        (void)sig;
+        es_py_sigint_seen = 1;
+        es_request_stop();
+    }
+    static int es_py_catch_sigint(void) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = es_py_on_sigint;
+        sigemptyset(&sa.sa_mask);
+        es_py_sigint_seen = 0;
+        return sigaction(SIGINT, &sa, &es_py_saved_sigint) == 0;
+    }
+    /* Puts the saved action back; 1 if SIGINT came meanwhile. */
+    static int es_py_release_sigint(void) {
+        sigaction(SIGINT, &es_py_saved_sigint, NULL);
+        return es_py_sigint_seen;
+    }
+    """
+    bint es_py_catch_sigint() nogil
+    bint es_py_release_sigint() nogil
+
+
+cdef bint _catch_ctrl_c() except -1:
+    """Before a long native call: True if Ctrl-C now stops it. Only on the main thread (where
+    Python handles signals) with Python's default SIGINT handling; calls from other threads
+    are not watched, so a Ctrl-C never stops them."""
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return False
+    es_watch_stops(1)
+    if not es_py_catch_sigint():
+        es_watch_stops(0)
+        return False
+    return True
+
+
+cdef int _release_ctrl_c(bint caught, int rc) except -1:
+    """After the call: the previous SIGINT handling back; KeyboardInterrupt if Ctrl-C came
+    (whether or not the call had ended by then)."""
+    cdef bint seen = False
+    if caught:
+        seen = es_py_release_sigint()
+        es_watch_stops(0)
+    if seen or rc == ES_ERR_INTERRUPTED:
+        raise KeyboardInterrupt
+    return 0
 
 cdef uint64_t _seed64(object seed) except? 0:
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -176,8 +238,10 @@ cdef class Game:
         cdef int64_t dec = 0, ch = 0
         cdef int rc
         cdef double *p = &view[0, 0] if n else NULL
+        cdef bint watched = _catch_ctrl_c()
         with nogil:
             rc = es_random_playouts(self.g, n, s, p, &dec, &ch)
+        _release_ctrl_c(watched, rc)
         if rc != ES_OK:
             raise RuntimeError(f"random playouts failed ({rc}): a game exceeded the step limit")
         return out, dec, ch
@@ -408,8 +472,10 @@ cdef class State:
         cdef int32_t[::1] mv = moves
         cdef int64_t[::1] vv = visits
         cdef double[::1] va = values
+        cdef bint watched = _catch_ctrl_c()
         with nogil:
             n = es_mcts(self.game.g, self.buf, player, &cfg, &mv[0], &vv[0], &va[0], cap, &st)
+        _release_ctrl_c(watched, n)
         if n < 0:
             raise ValueError(f"mcts: player {player} is not to move here" if n == ES_ERR_PHASE else f"mcts failed ({n})")
         return (moves[:n].tolist(), visits[:n].tolist(), values[:n].tolist(),
@@ -448,8 +514,10 @@ cdef class State:
         values = np.zeros(cap, dtype=np.float64)
         cdef int32_t[::1] mv = moves
         cdef double[::1] va = values
+        cdef bint watched = _catch_ctrl_c()
         with nogil:
             n = es_expectimax(self.game.g, self.buf, &cfg, &mv[0], &va[0], cap, &res)
+        _release_ctrl_c(watched, n)
         if n < 0:
             raise MemoryError("expectimax: cannot allocate the transposition table") if n == ES_ERR_LIMIT \
                 else ValueError(f"expectimax failed ({n})")
@@ -462,7 +530,11 @@ cdef class State:
         """Play this state to the end with uniformly random moves, in C; final scores."""
         cdef es_rng rng
         cdef int64_t dec = 0, ch = 0
+        cdef int rc
         es_rng_seed(&rng, _seed64(seed))
-        if es_random_playout_from(self.game.g, self.buf, &rng, &dec, &ch) != ES_OK:
+        cdef bint watched = _catch_ctrl_c()
+        rc = es_random_playout_from(self.game.g, self.buf, &rng, &dec, &ch)   # GIL held: s is written
+        _release_ctrl_c(watched, rc)
+        if rc != ES_OK:
             raise RuntimeError("random playout exceeded the step limit")
         return self.scores()

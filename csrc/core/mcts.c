@@ -20,6 +20,7 @@
 #include "eurosearch.h"
 #include "rng.h"
 #include "search.h"
+#include "stop.h"
 
 #define DEFAULT_MAX_NODES (4 << 20)
 
@@ -219,9 +220,12 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
     double start = es_now_seconds(), elapsed = 0;
     double c = cfg->exploration;
     int64_t it = 0;
+    es_stop stop = es_stop_begin();
+    int interrupted = 0;
 
     for (;; it++) {
         if (cfg->iterations > 0 && it >= cfg->iterations) break;
+        if ((interrupted = es_stop_requested(&stop))) break;
         if (cfg->seconds > 0 && (it & 31) == 0 && (elapsed = es_now_seconds() - start) >= cfg->seconds) break;
         uint32_t stamp = (uint32_t)(it + 1);
         memcpy(s, root, d->state_size);
@@ -324,5 +328,5 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
     free(t.nodes);
     free(t.index);
     free(path);
-    return count;
+    return interrupted ? ES_ERR_INTERRUPTED : count;
 }
