@@ -197,7 +197,9 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
     if (d->current_player(g, root) != player) return ES_ERR_PHASE;
     if (cfg->iterations <= 0 && cfg->seconds <= 0) return ES_ERR_ARG;
 
-    tree t = {NULL, 0, 1024, cfg->max_nodes > 0 ? cfg->max_nodes : DEFAULT_MAX_NODES, NULL, 4096};
+    int64_t limit = cfg->max_nodes > 0 ? cfg->max_nodes : DEFAULT_MAX_NODES;
+    if (limit > INT32_MAX) limit = INT32_MAX;   /* node ids are int32 */
+    tree t = {NULL, 0, 1024, limit, NULL, 4096};
     t.nodes = (mnode *)malloc((size_t)t.cap * sizeof(mnode));
     t.index = (int32_t *)malloc((size_t)t.index_cap * sizeof(int32_t));
     if (t.index) memset(t.index, -1, (size_t)t.index_cap * sizeof(int32_t));
