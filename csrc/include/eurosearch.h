@@ -64,7 +64,10 @@ typedef struct es_game_def {
     int n_options;            /* length of the int32 option array */
     const int32_t *default_options;
 
-    /* Build g->data from the data table and g->options; ES_OK or ES_ERR_ARG with a message. */
+    /* Build g->data from the data table and g->options; ES_OK or ES_ERR_ARG with a message.
+     * A message about the data table starts with "<name> data: " and names the entry and the
+     * field of the data file at fault (es_game_new passes it on): the data file is checked
+     * when it is loaded, but some checks need the player count or the engine's limits. */
     int (*setup)(es_game *g, const int32_t *table, size_t table_len, char *err, size_t errlen);
     void (*teardown)(es_game *g);   /* NULL: free(g->data) */
     int (*observation_size)(const es_game *g);
