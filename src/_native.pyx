@@ -9,11 +9,11 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memcmp
 
+import _signal   # signal's C half: signal.getsignal builds an enum per call (5 us)
 import copy
 import math
 import operator
 import os
-import signal
 import threading
 
 import numpy as np
@@ -60,13 +60,16 @@ cdef extern from *:
     bint es_py_release_sigint() nogil
 
 
+_MAIN_THREAD = threading.main_thread().ident
+
+
 cdef bint _catch_ctrl_c() except -1:
     """Before a long native call: True if Ctrl-C now stops it. Only on the main thread (where
     Python handles signals) with Python's default SIGINT handling; calls from other threads
     are not watched, so a Ctrl-C never stops them."""
-    if threading.current_thread() is not threading.main_thread():
+    if threading.get_ident() != _MAIN_THREAD:
         return False
-    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+    if _signal.getsignal(_signal.SIGINT) is not _signal.default_int_handler:
         return False
     es_watch_stops(1)
     if not es_py_catch_sigint():

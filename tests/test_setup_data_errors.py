@@ -41,12 +41,18 @@ def _a_second_prater(raw: dict) -> None:
     fields[fields.index(oper)] = second
 
 
-def test_fewer_starting_cards_than_players_is_a_data_error_naming_the_entry(tmp_path):
-    path = _vienna_file(tmp_path, _two_starting_cards)
+def _data_error(path: Path, players: int) -> str:
+    """The message of the DataError that loading `path` raises; it names the file."""
     with pytest.raises(es.DataError) as info:
-        es.game("vienna", players=3, data=path)
+        es.game("vienna", players=players, data=path)
     message = str(info.value)
-    assert str(path) in message and "cards.starting" in message and "3 players" in message, message
+    assert message.startswith(f"{path}: "), message
+    return message
+
+
+def test_fewer_starting_cards_than_players_is_a_data_error_naming_the_entry(tmp_path):
+    message = _data_error(_vienna_file(tmp_path, _two_starting_cards), players=3)
+    assert "cards.starting" in message and "3 players" in message, message
     assert "data table" not in message and "(at " not in message
 
 
@@ -59,11 +65,8 @@ def test_the_check_needs_the_player_count(tmp_path):
 
 
 def test_a_second_prater_is_a_data_error_naming_the_field(tmp_path):
-    path = _vienna_file(tmp_path, _a_second_prater)
-    with pytest.raises(es.DataError) as info:
-        es.game("vienna", players=3, data=path)
-    message = str(info.value)
-    assert str(path) in message and "board.fields (prater_two" in message and "Prater" in message, message
+    message = _data_error(_vienna_file(tmp_path, _a_second_prater), players=3)
+    assert "board.fields (prater_two" in message and "Prater" in message, message
 
 
 def test_a_bad_player_count_stays_a_plain_value_error():
