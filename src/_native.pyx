@@ -9,7 +9,12 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memcmp
 
+import _signal   # signal's C half: signal.getsignal builds an enum per call (5 us)
 import copy
+import math
+import operator
+import os
+import threading
 
 import numpy as np
 
@@ -20,6 +25,119 @@ from eurosearch_abi cimport *
 CHANCE = ES_CHANCE
 TERMINAL = ES_TERMINAL
 ABI_VERSION = es_abi_version()
+
+
+# Ctrl-C during a long native call (a search, playouts). The call runs in C without the GIL,
+# where Python's own SIGINT handler only notes the signal for later. So for the length of the
+# call a C handler takes SIGINT over and asks the core to stop (es_request_stop); the call
+# returns early and KeyboardInterrupt is raised as usual.
+cdef extern from *:
+    """
+    #include <signal.h>
+    #include <string.h>
+    static struct sigaction es_py_saved_sigint;   /* the action ours replaced */
+    static volatile sig_atomic_t es_py_sigint_seen;
+    static void es_py_on_sigint(int sig) {
+        (void)sig;
+        es_py_sigint_seen = 1;
+        es_request_stop();
+    }
+    static int es_py_catch_sigint(void) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = es_py_on_sigint;
+        sigemptyset(&sa.sa_mask);
+        es_py_sigint_seen = 0;
+        return sigaction(SIGINT, &sa, &es_py_saved_sigint) == 0;
+    }
+    /* Puts the saved action back; 1 if SIGINT came meanwhile. */
+    static int es_py_release_sigint(void) {
+        sigaction(SIGINT, &es_py_saved_sigint, NULL);
+        return es_py_sigint_seen;
+    }
+    """
+    bint es_py_catch_sigint() nogil
+    bint es_py_release_sigint() nogil
+
+
+_MAIN_THREAD = threading.main_thread().ident
+
+
+cdef bint _catch_ctrl_c() except -1:
+    """Before a long native call: True if Ctrl-C now stops it. Only on the main thread (where
+    Python handles signals) with Python's default SIGINT handling; calls from other threads
+    are not watched, so a Ctrl-C never stops them."""
+    if threading.get_ident() != _MAIN_THREAD:
+        return False
+    if _signal.getsignal(_signal.SIGINT) is not _signal.default_int_handler:
+        return False
+    es_watch_stops(1)
+    if not es_py_catch_sigint():
+        es_watch_stops(0)
+        return False
+    return True
+
+
+cdef int _release_ctrl_c(bint caught, int rc) except -1:
+    """After the call: the previous SIGINT handling back; KeyboardInterrupt if Ctrl-C came
+    (whether or not the call had ended by then)."""
+    cdef bint seen = False
+    if caught:
+        seen = es_py_release_sigint()
+        es_watch_stops(0)
+    if seen or rc == ES_ERR_INTERRUPTED:
+        raise KeyboardInterrupt
+    return 0
+
+
+# Limits are checked here, before C sees them: a C integer would overflow (OverflowError with
+# no name) or wrap, a NaN would compare false against every clock.
+INT64_MAX = 2 ** 63 - 1
+INT32_MAX = 2 ** 31 - 1
+
+
+def _physical_memory():
+    """Bytes of RAM (None where the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+PHYSICAL_MEMORY = _physical_memory()
+
+
+def _int_in(str name, value, lo, hi):
+    """`value` as an int in lo..hi; TypeError for a non-integer, ValueError naming `name`."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}") from None
+    if not lo <= v <= hi:
+        raise ValueError(f"{name} must be {lo}..{hi}, got {v}")
+    return v
+
+
+def _nonnegative(str name, value, str meaning=""):
+    """`value` as a finite float >= 0; ValueError naming `name` for NaN, inf or < 0."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__}") from None
+    if not (math.isfinite(v) and v >= 0):
+        raise ValueError(f"{name} must be a finite number >= 0{meaning}, got {value!r}")
+    return v
+
+
+def _memory(str name, nbytes, str what):
+    """Refuses a request for more bytes than the machine has."""
+    if PHYSICAL_MEMORY is not None and nbytes > PHYSICAL_MEMORY:
+        raise ValueError(f"{name}: {what} would take {nbytes} bytes, more than this machine's "
+                         f"{PHYSICAL_MEMORY} bytes of memory")
 
 cdef uint64_t _seed64(object seed) except? 0:
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -162,22 +280,24 @@ cdef class Game:
         cdef const es_field_desc *f = es_state_fields(self.g, &n)
         return [(f[i].name.decode(), f[i].offset, f[i].type, f[i].dim0, f[i].dim1) for i in range(n)]
 
-    def random_playouts(self, long long n, seed=0):
+    def random_playouts(self, n, seed=0):
         """n uniformly random games run entirely in C; final scores, shape (n, players)."""
         return self.random_playout_stats(n, seed)[0]
 
-    def random_playout_stats(self, long long n, seed=0):
+    def random_playout_stats(self, n_games, seed=0):
         """(scores array (n, players), decisions taken, chance nodes sampled)."""
-        if n < 0:
-            raise ValueError("n must be >= 0")
+        cdef long long n = _int_in("n", n_games, 0, INT64_MAX)
+        _memory("n", n * self.players * 8, f"the scores of {n} playouts")
         cdef uint64_t s = _seed64(seed)
         out = np.zeros((n, self.players), dtype=np.float64)
         cdef double[:, ::1] view = out
         cdef int64_t dec = 0, ch = 0
         cdef int rc
         cdef double *p = &view[0, 0] if n else NULL
+        cdef bint watched = _catch_ctrl_c()
         with nogil:
             rc = es_random_playouts(self.g, n, s, p, &dec, &ch)
+        _release_ctrl_c(watched, rc)
         if rc != ES_OK:
             raise RuntimeError(f"random playouts failed ({rc}): a game exceeded the step limit")
         return out, dec, ch
@@ -293,11 +413,33 @@ cdef class State:
         return out
 
     def move_to_str(self, move) -> str:
+        """The text of a legal move or chance outcome of this state (what str_to_move reads);
+        IllegalMoveError for any other id: a game's text of a move is only defined where the
+        move can be made."""
         cdef char buf[256]
-        if isinstance(move, bool) or not isinstance(move, int) or not -2147483648 <= move <= 2147483647:
-            raise ValueError(f"not a move id: {move!r}")
+        if isinstance(move, bool) or not isinstance(move, int):
+            raise TypeError(f"a move is an int, got {type(move).__name__}")
+        if not self._can_apply(move):
+            raise IllegalMoveError(self._illegal_message(move))
         es_move_to_str(self.game.g, self.buf, <es_move>move, buf, sizeof(buf))
         return buf.decode(errors="replace")
+
+    cdef bint _can_apply(self, object move):
+        """move is one of this state's legal moves or chance outcomes."""
+        cdef int i, n
+        cdef es_move m
+        if not -2147483648 <= move <= 2147483647:
+            return False
+        m = <es_move>move
+        n = es_legal_moves(self.game.g, self.buf, self.game.moves)
+        for i in range(n):
+            if self.game.moves[i] == m:
+                return True
+        n = es_chance_outcomes(self.game.g, self.buf, self.game.outcomes, self.game.probs)
+        for i in range(n):
+            if self.game.outcomes[i] == m:
+                return True
+        return False
 
     def str_to_move(self, text) -> int:
         """The legal move (or chance outcome) written as `text`; IllegalMoveError if none."""
@@ -381,75 +523,81 @@ cdef class State:
         es_rng_seed(&rng, _seed64(seed))
         return es_heuristic_move(self.game.g, self.buf, &rng)
 
-    def mcts(self, int player, long long iterations=0, double seconds=0.0, double exploration=1.4,
-             bint information_sets=False, long long max_nodes=0, seed=0, int rollout_depth=0,
-             int rollout_policy=0, double eval_scale=0.0):
+    def mcts(self, player, iterations=0, seconds=0.0, exploration=1.4, bint information_sets=False,
+             max_nodes=0, seed=0, rollout_depth=0, rollout_policy=0, eval_scale=0.0):
         """Monte Carlo tree search for `player` (who must be to move), in C.
 
         Returns (moves, visits, mean returns for player, stats dict). See es_mcts in
-        csrc/include/eurosearch.h for the algorithm."""
+        csrc/include/eurosearch.h for the algorithm. A limit that is not a count (0 ..
+        2**63 - 1) or a finite time >= 0 raises ValueError naming it."""
         cdef es_mcts_config cfg
         cdef es_search_stats st
         cdef int cap = es_max_moves(self.game.g), n
-        if iterations <= 0 and seconds <= 0:
+        cdef int p = self._player(player)
+        cfg.iterations = _int_in("iterations", iterations, 0, INT64_MAX)
+        cfg.seconds = _nonnegative("seconds", seconds, " (0: no limit)")
+        if cfg.iterations == 0 and cfg.seconds == 0:
             raise ValueError("mcts needs iterations > 0 or seconds > 0")
-        cfg.iterations = iterations
-        cfg.seconds = seconds
-        cfg.exploration = exploration
+        cfg.exploration = _nonnegative("exploration", exploration)
         cfg.information_sets = information_sets
-        cfg.max_nodes = max_nodes
+        cfg.max_nodes = _int_in("max_nodes", max_nodes, 0, INT64_MAX)
         cfg.seed = _seed64(seed)
-        cfg.rollout_depth = rollout_depth
-        cfg.rollout_policy = rollout_policy
-        cfg.eval_scale = eval_scale
+        cfg.rollout_depth = _int_in("rollout_depth", rollout_depth, -1, INT32_MAX)
+        cfg.rollout_policy = _int_in("rollout_policy", rollout_policy, 0, 1)
+        cfg.eval_scale = _nonnegative("eval_scale", eval_scale, " (0: the default)")
         moves = np.zeros(cap, dtype=np.int32)
         visits = np.zeros(cap, dtype=np.int64)
         values = np.zeros(cap, dtype=np.float64)
         cdef int32_t[::1] mv = moves
         cdef int64_t[::1] vv = visits
         cdef double[::1] va = values
+        cdef bint watched = _catch_ctrl_c()
         with nogil:
-            n = es_mcts(self.game.g, self.buf, player, &cfg, &mv[0], &vv[0], &va[0], cap, &st)
+            n = es_mcts(self.game.g, self.buf, p, &cfg, &mv[0], &vv[0], &va[0], cap, &st)
+        _release_ctrl_c(watched, n)
         if n < 0:
             raise ValueError(f"mcts: player {player} is not to move here" if n == ES_ERR_PHASE else f"mcts failed ({n})")
         return (moves[:n].tolist(), visits[:n].tolist(), values[:n].tolist(),
                 {"iterations": st.iterations, "nodes": st.nodes, "seconds": st.seconds})
 
-    def expectimax(self, int depth=0, bint iterative=False, double seconds=0.0, long long max_nodes=0,
-                   long long table_bytes=0, str objective="win", bint paranoid=False, bint pruning=True,
-                   bint all_values=True, double eval_scale=0.0):
+    def expectimax(self, depth=0, bint iterative=False, seconds=0.0, max_nodes=0, table_bytes=0,
+                   str objective="win", bint paranoid=False, bint pruning=True, bint all_values=True,
+                   eval_scale=0.0):
         """Expectimax from this decision node for the player to move, in C.
 
         depth 0 searches to the end of the game (exact solving); a depth > 0 stops after that
         many turns (a player's consecutive decisions count as one) and uses the game's
         evaluation. Returns (moves, values for the player to move, info dict
         with complete, exact, depth, best, nodes, table_hits, table_bytes, seconds). See
-        es_expectimax in csrc/include/eurosearch.h."""
+        es_expectimax in csrc/include/eurosearch.h. A limit that is not a count (0 .. 2**63 - 1),
+        a finite time >= 0, or a table larger than the machine's memory raises ValueError
+        naming it."""
         cdef es_expectimax_config cfg
         cdef es_expectimax_result res
         cdef int cap = es_max_moves(self.game.g), n
         if objective not in ("win", "score"):
             raise ValueError(f"objective must be 'win' or 'score', got {objective!r}")
-        if depth < 0:
-            raise ValueError("depth must be 0 (to the end of the game) or a number of turns")
+        cfg.depth = _int_in("depth", depth, 0, INT32_MAX)   # 0: to the end of the game
+        cfg.seconds = _nonnegative("seconds", seconds, " (0: no limit)")
+        cfg.max_nodes = _int_in("max_nodes", max_nodes, 0, INT64_MAX)
+        cfg.table_bytes = _int_in("table_bytes", table_bytes, 0, INT64_MAX)
+        _memory("table_bytes", cfg.table_bytes, "the transposition table")
+        cfg.eval_scale = _nonnegative("eval_scale", eval_scale, " (0: the default)")
         if es_current_player(self.game.g, self.buf) < 0:
             raise ValueError("expectimax needs a decision node (this state is a chance node or the end)")
-        cfg.depth = depth
         cfg.iterative = iterative
-        cfg.seconds = seconds
-        cfg.max_nodes = max_nodes
-        cfg.table_bytes = table_bytes
         cfg.objective = 0 if objective == "win" else 1
         cfg.paranoid = paranoid
         cfg.pruning = pruning
         cfg.all_values = all_values
-        cfg.eval_scale = eval_scale
         moves = np.zeros(cap, dtype=np.int32)
         values = np.zeros(cap, dtype=np.float64)
         cdef int32_t[::1] mv = moves
         cdef double[::1] va = values
+        cdef bint watched = _catch_ctrl_c()
         with nogil:
             n = es_expectimax(self.game.g, self.buf, &cfg, &mv[0], &va[0], cap, &res)
+        _release_ctrl_c(watched, n)
         if n < 0:
             raise MemoryError("expectimax: cannot allocate the transposition table") if n == ES_ERR_LIMIT \
                 else ValueError(f"expectimax failed ({n})")
@@ -462,7 +610,11 @@ cdef class State:
         """Play this state to the end with uniformly random moves, in C; final scores."""
         cdef es_rng rng
         cdef int64_t dec = 0, ch = 0
+        cdef int rc
         es_rng_seed(&rng, _seed64(seed))
-        if es_random_playout_from(self.game.g, self.buf, &rng, &dec, &ch) != ES_OK:
+        cdef bint watched = _catch_ctrl_c()
+        rc = es_random_playout_from(self.game.g, self.buf, &rng, &dec, &ch)   # GIL held: s is written
+        _release_ctrl_c(watched, rc)
+        if rc != ES_OK:
             raise RuntimeError("random playout exceeded the step limit")
         return self.scores()

@@ -10,6 +10,8 @@ cdef extern from "eurosearch.h" nogil:
     int ES_ERR_BUFFER
     int ES_ERR_LIMIT
     int ES_ERR_PHASE
+    int ES_ERR_ARG
+    int ES_ERR_INTERRUPTED
     ctypedef int32_t es_move
     ctypedef struct es_rng:
         uint64_t s[4]
@@ -62,6 +64,8 @@ cdef extern from "eurosearch.h" nogil:
                            int64_t *decisions_out, int64_t *chance_out)
     int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *decisions,
                                int64_t *chance)
+    void es_request_stop()
+    void es_watch_stops(int on)
     void es_rng_seed(es_rng *r, uint64_t seed)
     uint32_t es_rng_below(es_rng *r, uint32_t n)
     es_move es_random_move(const es_game *g, const void *s, es_rng *rng, int *count)

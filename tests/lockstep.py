@@ -35,7 +35,7 @@ def play_both(native, reference, rng: random.Random, choose: Chooser | None = No
             assert mine == theirs, (
                 f"step {steps}: legal moves differ: only native "
                 f"{[s.move_to_str(m) for m in set(mine) - set(theirs)]}, only reference "
-                f"{[s.move_to_str(m) for m in set(theirs) - set(mine)]}"
+                f"{sorted(set(theirs) - set(mine))} (ids: not moves of the native state)"
             )
             move = choose(mine, rng) if choose else rng.choice(mine)
         s.apply(move)

@@ -46,6 +46,9 @@ int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *e
 void es_rng_seed(es_rng *r, uint64_t seed);
 uint32_t es_rng_below(es_rng *r, uint32_t n);
 es_move es_random_move(const es_game *g, const void *s, es_rng *rng, int *count);
+int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *scores_out, int64_t *decisions_out, int64_t *chance_out);
+void es_request_stop(void);
+void es_watch_stops(int on);
 """
 
 CDEF = """
@@ -145,7 +148,7 @@ def _norm(text: str) -> str:
 def test_header_and_library_are_installed():
     assert es.library_path().is_file()
     assert (es.include_dir() / "eurosearch.h").is_file()
-    assert lib.es_abi_version() == D["ES_ABI_VERSION"] == 2
+    assert lib.es_abi_version() == D["ES_ABI_VERSION"] == 3
     assert lib.es_game_count() >= 1
 
 
@@ -350,3 +353,26 @@ def test_random_move_through_the_abi_is_the_listed_move_at_the_drawn_index():
         assert lib.es_apply(cg.g, s, legal[rng.randrange(len(legal))]) == ES_OK
         decisions += 1
     assert decisions > 100
+
+
+# ----------------------------------------------------------------------------- stop requests
+
+
+def test_a_stop_request_interrupts_the_watching_threads_playouts_only():
+    """es_request_stop (what a SIGINT handler calls) interrupts the playouts of a thread that
+    watches; a thread that does not watch plays on, and a request made before the watch
+    began does not count."""
+    c = CGame()
+    n = 20
+    out = ffi.new("double[]", n * c.players)
+    lib.es_watch_stops(0)
+    lib.es_request_stop()
+    assert lib.es_random_playouts(c.g, n, 1, out, ffi.NULL, ffi.NULL) == ES_OK
+    lib.es_watch_stops(1)
+    try:
+        assert lib.es_random_playouts(c.g, n, 1, out, ffi.NULL, ffi.NULL) == ES_OK   # asked before
+        lib.es_request_stop()
+        assert lib.es_random_playouts(c.g, n, 1, out, ffi.NULL, ffi.NULL) == D["ES_ERR_INTERRUPTED"]
+    finally:
+        lib.es_watch_stops(0)
+    assert lib.es_random_playouts(c.g, n, 1, out, ffi.NULL, ffi.NULL) == ES_OK

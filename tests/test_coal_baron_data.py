@@ -197,9 +197,9 @@ def test_table_layout_is_checked_by_the_core():
     for i, bad in ((0, 2), (1 + 1, 40), (20, 3), (49, 7), (49 + 3 * 26, 3)):
         broken = list(t)
         broken[i] = bad
-        with pytest.raises(ValueError, match="coal_baron data table"):
+        with pytest.raises(ValueError, match="coal_baron data: "):
             _native.Game("coal_baron", 3, broken, [-1, -1, 1])
-    with pytest.raises(ValueError, match="coal_baron data table"):
+    with pytest.raises(ValueError, match="coal_baron data: "):
         _native.Game("coal_baron", 3, t[:-1], [-1, -1, 1])
 
 

@@ -16,16 +16,23 @@
  * opponent, or the evaluation's margin at the horizon.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "eurosearch.h"
 #include "search.h"
+#include "stop.h"
 
 #define DEPTH_INF (1 << 30)
 #define MAX_PLY 1500              /* recursion bound: deeper games report "not complete" */
 #define DEFAULT_TABLE_BYTES (64ll << 20)
 #define SCORE_BOUND 1e9           /* |score margin| bound for the chance-node cut-offs */
+/* The recursion runs up to MAX_PLY plies deep, 300-500 bytes of stack each (measured), with
+ * the game's own functions at the bottom: up to about 1 MiB, more than the caller's thread
+ * may have (a Python thread can have 256 KiB). So the search runs on a thread of its own with
+ * this stack (reserved address space; only the pages it touches are backed). */
+#define SEARCH_STACK_BYTES ((size_t)8 << 20)
 
 /* Per-ply scratch, allocated once per depth reached. */
 typedef struct frame {
@@ -48,7 +55,8 @@ typedef struct ctx {
     int n_frames, frame_moves;
     int64_t nodes, max_nodes, hits;
     double deadline;
-    int aborted;
+    es_stop stop;        /* the caller's watch for stop requests (Ctrl-C) */
+    int aborted, interrupted;
     int horizon;         /* a horizon leaf was met in the current subtree */
 } ctx;
 
@@ -135,7 +143,10 @@ static inline int out_of_budget(ctx *c) {
     c->nodes++;
     if (c->aborted) return 1;
     if (c->max_nodes > 0 && c->nodes > c->max_nodes) c->aborted = 1;
-    if (c->deadline > 0 && (c->nodes & 1023) == 0 && es_now_seconds() > c->deadline) c->aborted = 1;
+    if ((c->nodes & 1023) == 0) {
+        if (c->deadline > 0 && es_now_seconds() > c->deadline) c->aborted = 1;
+        if (es_stop_requested(&c->stop)) c->aborted = c->interrupted = 1;
+    }
     return c->aborted;
 }
 
@@ -446,6 +457,50 @@ static int search_root(ctx *c, const void *s, const es_move *moves, int n, int d
     return 1;
 }
 
+/* The iterations of one call, run on the search thread. */
+typedef struct job {
+    ctx *c;
+    const void *s;
+    es_move *root_moves, *moves;
+    double *vals, *values;
+    int cap, count;
+    es_expectimax_result *res;
+} job;
+
+static void *iterate(void *arg) {
+    job *j = (job *)arg;
+    ctx *c = j->c;
+    es_expectimax_result *res = j->res;
+    int n = c->d->legal_moves(c->g, j->s, j->root_moves);
+    int last = c->cfg->depth > 0 ? c->cfg->depth : DEPTH_INF;
+    for (int depth = c->cfg->iterative ? 1 : last;; depth++) {
+        es_move best = 0;
+        c->horizon = 0;
+        if (!search_root(c, j->s, j->root_moves, n, depth, j->vals, &best)) break;
+        res->complete = 1;
+        res->exact = !c->horizon;
+        res->depth = depth == DEPTH_INF ? 0 : depth;
+        res->best = best;
+        j->count = n < j->cap ? n : j->cap;
+        memcpy(j->moves, j->root_moves, (size_t)j->count * sizeof(es_move));
+        memcpy(j->values, j->vals, (size_t)j->count * sizeof(double));
+        if (res->exact || depth >= last) break;
+    }
+    return NULL;
+}
+
+/* iterate() on a thread with SEARCH_STACK_BYTES of stack; 0 if no such thread can start. */
+static int iterate_on_big_stack(job *j) {
+    pthread_attr_t attr;
+    pthread_t thread;
+    if (pthread_attr_init(&attr) != 0) return 0;
+    int ok = pthread_attr_setstacksize(&attr, SEARCH_STACK_BYTES) == 0 &&
+             pthread_create(&thread, &attr, iterate, j) == 0;
+    pthread_attr_destroy(&attr);
+    if (ok) pthread_join(thread, NULL);
+    return ok;
+}
+
 int es_expectimax(const es_game *g, const void *s, const es_expectimax_config *cfg, es_move *moves,
                   double *values, int cap, es_expectimax_result *res) {
     const es_game_def *d = g->def;
@@ -470,6 +525,7 @@ int es_expectimax(const es_game *g, const void *s, const es_expectimax_config *c
     c->scale = cfg->eval_scale > 0 ? cfg->eval_scale : 0.5;
     c->max_nodes = cfg->max_nodes;
     c->deadline = cfg->seconds > 0 ? start + cfg->seconds : 0;
+    c->stop = es_stop_begin();   /* taken here: the search thread does not watch by itself */
     c->frame_moves = d->max_moves > d->max_chance_outcomes ? d->max_moves : d->max_chance_outcomes;
     c->stride = sizeof(entry) + (size_t)(c->vec ? c->np : 2) * sizeof(double);
     int64_t bytes = cfg->table_bytes > 0 ? cfg->table_bytes : DEFAULT_TABLE_BYTES;
@@ -479,37 +535,19 @@ int es_expectimax(const es_game *g, const void *s, const es_expectimax_config *c
     c->table_mask = slots - 1;
     es_move *root_moves = (es_move *)malloc((size_t)d->max_moves * sizeof(es_move));
     double *vals = (double *)malloc((size_t)d->max_moves * sizeof(double));
-    if (!c->table || !root_moves || !vals) {
-        free(c->table);
-        free(root_moves);
-        free(vals);
-        free(c);
-        return ES_ERR_LIMIT;
+    job j = {c, s, root_moves, moves, vals, values, cap, 0, res};
+    int rc = ES_ERR_LIMIT;
+    if (c->table && root_moves && vals && iterate_on_big_stack(&j)) {
+        res->table_bytes = (int64_t)(slots * c->stride);
+        res->nodes = c->nodes;
+        res->table_hits = c->hits;
+        res->seconds = es_now_seconds() - start;
+        rc = c->interrupted ? ES_ERR_INTERRUPTED : j.count;
     }
-    res->table_bytes = (int64_t)(slots * c->stride);
-
-    int n = d->legal_moves(g, s, root_moves), count = 0;
-    int last = cfg->depth > 0 ? cfg->depth : DEPTH_INF;
-    for (int depth = cfg->iterative ? 1 : last;; depth++) {
-        es_move best = 0;
-        c->horizon = 0;
-        if (!search_root(c, s, root_moves, n, depth, vals, &best)) break;
-        res->complete = 1;
-        res->exact = !c->horizon;
-        res->depth = depth == DEPTH_INF ? 0 : depth;
-        res->best = best;
-        count = n < cap ? n : cap;
-        memcpy(moves, root_moves, (size_t)count * sizeof(es_move));
-        memcpy(values, vals, (size_t)count * sizeof(double));
-        if (res->exact || depth >= last) break;
-    }
-    res->nodes = c->nodes;
-    res->table_hits = c->hits;
-    res->seconds = es_now_seconds() - start;
     free_frames(c);
     free(c->table);
     free(root_moves);
     free(vals);
     free(c);
-    return count;
+    return rc;
 }

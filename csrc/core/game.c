@@ -8,6 +8,7 @@
 #include "eurosearch.h"
 #include "hash.h"
 #include "rng.h"
+#include "stop.h"
 
 #define ES_STACK_MOVES 4096   /* every game's max_moves / max_chance_outcomes fits */
 #define ES_PLAYOUT_STEP_LIMIT (1 << 22)
@@ -327,10 +328,12 @@ const es_field_desc *es_state_fields(const es_game *g, int *count) {
 
 /* ---- random playouts ---- */
 
-int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *decisions,
-                           int64_t *chance) {
+/* One random game on from s; looks for a stop request every 4096 steps. */
+static int playout(const es_game *g, void *s, es_rng *rng, int64_t *decisions, int64_t *chance,
+                   const es_stop *stop) {
     const es_game_def *d = g->def;
     for (int64_t step = 0; step < ES_PLAYOUT_STEP_LIMIT; step++) {
+        if ((step & 4095) == 4095 && es_stop_requested(stop)) return ES_ERR_INTERRUPTED;
         int cp = d->current_player(g, s);
         if (cp == ES_TERMINAL) return ES_OK;
         es_move m;
@@ -348,15 +351,23 @@ int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *deci
     return ES_ERR_LIMIT;
 }
 
+int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *decisions,
+                           int64_t *chance) {
+    es_stop stop = es_stop_begin();
+    return playout(g, s, rng, decisions, chance, &stop);
+}
+
 int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *scores_out,
                        int64_t *decisions_out, int64_t *chance_out) {
     uint64_t s[ES_MAX_STATE_SIZE / 8];
     es_rng rng;
+    es_stop stop = es_stop_begin();
     int64_t dec = 0, ch = 0;
     es_rng_seed(&rng, seed);
     for (int64_t i = 0; i < n; i++) {
+        if (es_stop_requested(&stop)) return ES_ERR_INTERRUPTED;
         es_init(g, s);
-        int rc = es_random_playout_from(g, s, &rng, &dec, &ch);
+        int rc = playout(g, s, &rng, &dec, &ch, &stop);
         if (rc != ES_OK) return rc;
         if (scores_out) g->def->scores(g, s, scores_out + i * g->players);
     }

@@ -20,6 +20,7 @@
 #include "eurosearch.h"
 #include "rng.h"
 #include "search.h"
+#include "stop.h"
 
 #define DEFAULT_MAX_NODES (4 << 20)
 
@@ -196,7 +197,9 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
     if (d->current_player(g, root) != player) return ES_ERR_PHASE;
     if (cfg->iterations <= 0 && cfg->seconds <= 0) return ES_ERR_ARG;
 
-    tree t = {NULL, 0, 1024, cfg->max_nodes > 0 ? cfg->max_nodes : DEFAULT_MAX_NODES, NULL, 4096};
+    int64_t limit = cfg->max_nodes > 0 ? cfg->max_nodes : DEFAULT_MAX_NODES;
+    if (limit > INT32_MAX) limit = INT32_MAX;   /* node ids are int32 */
+    tree t = {NULL, 0, 1024, limit, NULL, 4096};
     t.nodes = (mnode *)malloc((size_t)t.cap * sizeof(mnode));
     t.index = (int32_t *)malloc((size_t)t.index_cap * sizeof(int32_t));
     if (t.index) memset(t.index, -1, (size_t)t.index_cap * sizeof(int32_t));
@@ -219,9 +222,12 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
     double start = es_now_seconds(), elapsed = 0;
     double c = cfg->exploration;
     int64_t it = 0;
+    es_stop stop = es_stop_begin();
+    int interrupted = 0;
 
     for (;; it++) {
         if (cfg->iterations > 0 && it >= cfg->iterations) break;
+        if ((interrupted = es_stop_requested(&stop))) break;
         if (cfg->seconds > 0 && (it & 31) == 0 && (elapsed = es_now_seconds() - start) >= cfg->seconds) break;
         uint32_t stamp = (uint32_t)(it + 1);
         memcpy(s, root, d->state_size);
@@ -324,5 +330,5 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
     free(t.nodes);
     free(t.index);
     free(path);
-    return count;
+    return interrupted ? ES_ERR_INTERRUPTED : count;
 }

@@ -1,8 +1,12 @@
 /* Reading a game's int32 data table, and describing a state struct for reflection. */
 #ifndef ES_CORE_TABLE_H
 #define ES_CORE_TABLE_H
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "eurosearch.h"
 
 #define ES_NAME_BYTES 24
 #define ES_NAME_INTS 6   /* a name is 24 bytes, NUL padded, 4 per int32, low byte first */
@@ -11,6 +15,22 @@ static inline void es_read_name(const int32_t *t, char out[ES_NAME_BYTES]) {
     for (int i = 0; i < ES_NAME_INTS; i++)
         for (int b = 0; b < 4; b++) out[4 * i + b] = (char)(((uint32_t)t[i] >> (8 * b)) & 0xFF);
     out[ES_NAME_BYTES - 1] = 0;
+}
+
+/* A failed check in a game's setup(): the message into err, ES_ERR_ARG returned. A message
+ * about the data table starts with "<game> data: " and names the data file's entry and field
+ * (eurosearch.h, es_game_def.setup). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static inline int es_setup_error(char *err, size_t errlen, const char *fmt, ...) {
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return ES_ERR_ARG;
 }
 
 /* Reflection entries: a scalar, a 1-D array of n, a 2-D array a x b. */

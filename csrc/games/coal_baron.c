@@ -825,23 +825,28 @@ static void cb_init(const es_game *g, void *vs) {
     setup_next(g, s);
 }
 
-static int table_error(char *err, size_t errlen, const char *msg, int where) {
-    if (err && errlen) snprintf(err, errlen, "coal_baron data table: %s (at %d)", msg, where);
-    return ES_ERR_ARG;
-}
-
-#define NEED(cond, msg, at) \
-    do { if (!(cond)) { free(d); return table_error(err, errlen, msg, (int)(at)); } } while (0)
+/* A failed check names the data file's entry and field (the table follows coal_baron_data.py). */
+#define NEED(cond, ...) \
+    do { if (!(cond)) { es_setup_error(err, errlen, "coal_baron data: " __VA_ARGS__); free(d); return ES_ERR_ARG; } } while (0)
+#define NEED_OPTION(cond, name) \
+    do { if (!(cond)) { free(d); return es_setup_error(err, errlen, "coal_baron option %s out of range", name); } } while (0)
 #define IN(v, lo, hi) ((v) >= (lo) && (v) <= (hi))
+
+static const char *const colour_key[CB_NCOL] = {"Y", "B", "G", "K"};
 
 static int cb_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t errlen) {
     cb_data *d = (cb_data *)calloc(1, sizeof *d);
-    if (!d) return table_error(err, errlen, "out of memory", 0);
+    if (!d) return es_setup_error(err, errlen, "out of memory");
     int n = g->players;
-    size_t want = CB_TABLE_HEAD + 3 * CB_NSPACES + 6 * CB_NCARDS + 4 * CB_NTYPES +
-                  (size_t)(CB_NSPACES + CB_NCARDS + CB_NTYPES) * ES_NAME_INTS;
-    NEED(len == want, "length does not match the layout", len);
-    NEED(t[0] == CB_TABLE_VERSION, "unknown table version", 0);
+    size_t names_len = (size_t)(CB_NSPACES + CB_NCARDS + CB_NTYPES) * ES_NAME_INTS;
+    size_t want = CB_TABLE_HEAD + 3 * CB_NSPACES + 6 * CB_NCARDS + 4 * CB_NTYPES + names_len;
+    NEED(len == want, "the table has %zu ints, the layout %zu", len, want);
+    NEED(t[0] == CB_TABLE_VERSION, "unknown table version %d", t[0]);
+    /* the ids, to name the entries: board spaces, order cards, tile types */
+    const int32_t *nt = t + want - names_len;
+    for (int i = 0; i < CB_NSPACES; i++, nt += ES_NAME_INTS) es_read_name(nt, d->space_id[i]);
+    for (int i = 0; i < CB_NCARDS; i++, nt += ES_NAME_INTS) es_read_name(nt, d->card_id[i]);
+    for (int i = 0; i < CB_NTYPES; i++, nt += ES_NAME_INTS) es_read_name(nt, d->tile_id[i]);
     d->workers = t[1 + n - 2];
     d->money = t[4 + n - 2];
     d->pool = t[7 + n - 2];
@@ -851,60 +856,77 @@ static int cb_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
     d->cage_cap = t[13];
     d->draw = t[14];
     d->bank = t[15];
-    NEED(IN(d->workers, 1, CB_MAX_WORKERS), "workers 1..18", 1 + n - 2);
-    NEED(IN(d->money, 0, 100), "starting money 0..100", 4 + n - 2);
-    NEED(IN(d->picks, 1, 5) && d->pool == n * d->picks + 1, "draft pool must be players x picks + 1", 7 + n - 2);
-    NEED(IN(d->leftover, CB_S_O1, CB_S_O1 + 3), "leftover slot must be an order slot", 11);
-    NEED(IN(d->coal, n + 1, 32), "coal per colour", 12);
-    NEED(IN(d->cage_cap, 1, 10), "cage capacity 1..10", 13);
-    NEED(IN(d->draw, 1, CB_MAX_DRAW), "draw count 1..8", 14);
-    NEED(IN(d->bank, 0, 20), "bank Marks 0..20", 15);
+    NEED(IN(d->workers, 1, CB_MAX_WORKERS), "setup: field 'workers.%d': %d is out of range 1..%d", n, d->workers,
+         CB_MAX_WORKERS);
+    NEED(IN(d->money, 0, 100), "setup: field 'money.%d': %d is out of range 0..100", n, d->money);
+    NEED(IN(d->picks, 1, 5), "setup: field 'draft_picks': %d is out of range 1..5", d->picks);
+    NEED(d->pool == n * d->picks + 1, "setup: field 'draft_pool.%d': %d cards; the draft needs %d x %d picks + 1", n,
+         d->pool, n, d->picks);
+    NEED(IN(d->leftover, CB_S_O1, CB_S_O1 + 3), "setup: field 'leftover_slot': not an order display slot");
+    NEED(IN(d->coal, n + 1, 32), "components: field 'coal_per_colour': %d is out of range %d..32", d->coal, n + 1);
+    NEED(IN(d->cage_cap, 1, 10), "components: field 'cage_capacity': %d is out of range 1..10", d->cage_cap);
+    NEED(IN(d->draw, 1, CB_MAX_DRAW), "components: field 'draw_count': %d is out of range 1..%d", d->draw, CB_MAX_DRAW);
+    NEED(IN(d->bank, 0, 20), "components: field 'bank_marks': %d is out of range 0..20", d->bank);
     for (int k = 0; k < CB_NCOL; k++) {
         d->cart_cost[k] = t[16 + k];
-        NEED(IN(d->cart_cost[k], 0, 20), "minecart cost 0..20", 16 + k);
+        NEED(IN(d->cart_cost[k], 0, 20), "components.cart_cost: field '%s': %d is out of range 0..20", colour_key[k],
+             d->cart_cost[k]);
     }
     d->per_shift = t[20];
-    NEED(d->per_shift * CB_SHIFTS == CB_NELEM, "elements per shift must be 4", 20);
+    NEED(d->per_shift * CB_SHIFTS == CB_NELEM, "shift_clock: field 'elements_per_shift': %d x %d shifts must cover "
+         "the %d elements", d->per_shift, CB_SHIFTS, CB_NELEM);
     for (int e = 0; e < CB_NELEM; e++) {
         d->first[e] = t[21 + 2 * e];
         d->second[e] = t[22 + 2 * e];
-        NEED(IN(d->first[e], 0, 50) && IN(d->second[e], 0, 50), "shift-clock VP 0..50", 21 + 2 * e);
+        NEED(IN(d->first[e], 0, 50) && IN(d->second[e], 0, 50),
+             "shift_clock.elements[%d]: field 'first' or 'second': out of range 0..50", e);
     }
     d->marks_per_vp = t[45], d->cubes_per_vp = t[46], d->outstanding_pen = t[47], d->balance_pen = t[48];
-    NEED(IN(d->marks_per_vp, 1, 20) && IN(d->cubes_per_vp, 1, 20), "conversion rates 1..20", 45);
-    NEED(IN(d->outstanding_pen, 0, 10) && IN(d->balance_pen, 0, 10), "penalties 0..10", 47);
+    NEED(IN(d->marks_per_vp, 1, 20), "final: field 'marks_per_vp': %d is out of range 1..20", d->marks_per_vp);
+    NEED(IN(d->cubes_per_vp, 1, 20), "final: field 'cubes_per_vp': %d is out of range 1..20", d->cubes_per_vp);
+    NEED(IN(d->outstanding_pen, 0, 10), "final: field 'outstanding_penalty': %d is out of range 0..10",
+         d->outstanding_pen);
+    NEED(IN(d->balance_pen, 0, 10), "final: field 'balance_penalty': %d is out of range 0..10", d->balance_pen);
     static const uint8_t want_kind[CB_NSPACES] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 2, 2, 2, 3, 3, 3, 3,
                                                   4, 4, 4, 4, 5, 5, 5, 5, 6};
     const int32_t *st = t + CB_TABLE_HEAD;
     int vehicles = 0;
     for (int sp = 0; sp < CB_NSPACES; sp++, st += 3) {
-        int at = (int)(st - t);
-        NEED(st[0] == want_kind[sp], "space kind out of the engine's order", at);
-        NEED(IN(st[2], 2, CB_MAXP), "min players 2..4", at + 2);
-        if (want_kind[sp] == CB_K_MINING) NEED(IN(st[1], 1, 15), "mining steps 1..15", at + 1);
-        else if (want_kind[sp] == CB_K_MONEY) NEED(IN(st[1], 0, 20), "money value 0..20", at + 1);
-        else if (want_kind[sp] == CB_K_DELIVERY) NEED(IN(st[1], 0, 3) && !((vehicles >> st[1]) & 1), "one delivery space per vehicle", at + 1);
-        else NEED(st[1] == 0, "value must be 0", at + 1);
+        const char *id = d->space_id[sp];
+        NEED(st[0] == want_kind[sp], "board (%s): a space of another kind than the engine's board has here", id);
+        NEED(IN(st[2], 2, CB_MAXP), "board (%s): field 'min_players': %d is out of range 2..%d", id, st[2], CB_MAXP);
+        if (want_kind[sp] == CB_K_MINING)
+            NEED(IN(st[1], 1, 15), "board (%s): field 'steps': %d is out of range 1..15", id, st[1]);
+        else if (want_kind[sp] == CB_K_MONEY)
+            NEED(IN(st[1], 0, 20), "board (%s): field 'marks': %d is out of range 0..20", id, st[1]);
+        else if (want_kind[sp] == CB_K_DELIVERY)
+            NEED(IN(st[1], 0, 3) && !((vehicles >> st[1]) & 1),
+                 "board (%s): field 'vehicle': one delivery space per vehicle", id);
+        else
+            NEED(st[1] == 0, "board (%s): this kind of space takes no value", id);
         if (want_kind[sp] == CB_K_DELIVERY) vehicles |= 1 << st[1];
         d->kind[sp] = (uint8_t)st[0];
         d->value[sp] = (uint8_t)st[1];
         d->minp[sp] = (uint8_t)st[2];
         if (st[2] <= n) d->open |= 1u << sp;
     }
-    NEED(d->minp[d->leftover] == 2, "the leftover slot must be open at every player count", 11);
+    NEED(d->minp[d->leftover] == 2, "setup: field 'leftover_slot': %s is locked with 2 players; the leftover card's "
+         "slot is open at every player count", d->space_id[d->leftover]);
     const int32_t *ct = st;
     for (int c = 0; c < CB_NCARDS; c++, ct += 6) {
-        int at = (int)(ct - t), tot = 0;
-        NEED(ct[0] == c / 11, "cards must be 11 per vehicle in vehicle order", at);
-        NEED(IN(ct[1], 0, 50), "card VP 0..50", at + 1);
+        const char *id = d->card_id[c];
+        int tot = 0;
+        NEED(ct[0] == c / 11, "deck.orders (%s): field 'vehicle': the cards are 11 per vehicle in vehicle order", id);
+        NEED(IN(ct[1], 0, 50), "deck.orders (%s): field 'vp': %d is out of range 0..50", id, ct[1]);
         d->vehicle[c] = (uint8_t)ct[0];
         d->vp[c] = (uint8_t)ct[1];
         for (int k = 0; k < CB_NCOL; k++) {
-            NEED(IN(ct[2 + k], 0, 3), "order spaces per colour 0..3", at + 2 + k);
+            NEED(IN(ct[2 + k], 0, 3), "deck.orders (%s): field 'spaces': %d spaces of %s; at most 3 of one colour", id,
+                 ct[2 + k], colour_key[k]);
             d->spaces[c][k] = (uint8_t)ct[2 + k];
             tot += ct[2 + k];
         }
-        NEED(IN(tot, 1, 4), "a card has 1..4 order spaces", at + 2);
+        NEED(IN(tot, 1, 4), "deck.orders (%s): field 'spaces': %d order spaces; a card has 1..4", id, tot);
         d->total[c] = (uint8_t)tot;
         memcpy(&d->spaces_packed[c], d->spaces[c], 4);
         d->vehicle_cards[ct[0]] |= 1ull << c;
@@ -912,9 +934,10 @@ static int cb_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
     const int32_t *tt = ct;
     int copies = 0;
     for (int i = 0; i < CB_NTYPES; i++, tt += 4) {
-        int at = (int)(tt - t);
-        NEED(tt[0] == i / 4 && tt[1] == i % 4 / 2 + 1 && tt[2] == i % 2, "tile types out of the engine's order", at);
-        NEED(IN(tt[3], 0, CB_NTILES), "tile copies", at + 3);
+        const char *id = d->tile_id[i];
+        NEED(tt[0] == i / 4 && tt[1] == i % 4 / 2 + 1 && tt[2] == i % 2,
+             "deck.tiles (%s): tile types must be in the engine's order (colour, carts, side)", id);
+        NEED(IN(tt[3], 0, CB_NTILES), "deck.tiles (%s): field 'copies': %d is out of range 0..%d", id, tt[3], CB_NTILES);
         d->t_colour[i] = (uint8_t)tt[0];
         d->t_carts[i] = (uint8_t)tt[1];
         d->t_side[i] = (uint8_t)tt[2];
@@ -922,16 +945,12 @@ static int cb_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
         d->t_cost[i] = (uint8_t)(tt[1] * d->cart_cost[tt[0]]);
         copies += tt[3];
     }
-    NEED(copies == CB_NTILES, "the tiles must number 48", tt - t);
-    const int32_t *nt = tt;
-    for (int i = 0; i < CB_NSPACES; i++, nt += ES_NAME_INTS) es_read_name(nt, d->space_id[i]);
-    for (int i = 0; i < CB_NCARDS; i++, nt += ES_NAME_INTS) es_read_name(nt, d->card_id[i]);
-    for (int i = 0; i < CB_NTYPES; i++, nt += ES_NAME_INTS) es_read_name(nt, d->tile_id[i]);
+    NEED(copies == CB_NTILES, "deck.tiles: the copies add up to %d; there are %d tunnel tiles", copies, CB_NTILES);
 
     const int32_t *o = g->options;
-    NEED(IN(o[CB_OPT_START_PLAYER], -1, n - 1), "option start_player", 0);
-    NEED(IN(o[CB_OPT_SECOND_TR_LO], -1, 20), "option second_tr_lo", 0);
-    NEED(IN(o[CB_OPT_NEED_DELIVERY], 0, 1), "option empty_carts_need_delivery", 0);
+    NEED_OPTION(IN(o[CB_OPT_START_PLAYER], -1, n - 1), "start_player");
+    NEED_OPTION(IN(o[CB_OPT_SECOND_TR_LO], -1, 20), "second_tr_lo");
+    NEED_OPTION(IN(o[CB_OPT_NEED_DELIVERY], 0, 1), "empty_carts_need_delivery");
     if (o[CB_OPT_SECOND_TR_LO] >= 0) d->second[6] = d->second[7] = o[CB_OPT_SECOND_TR_LO];   /* CB-A1 */
     g->data = d;
     return ES_OK;

@@ -1168,13 +1168,14 @@ static void omg_init(const es_game *g, void *vs) {
     run(g, s);
 }
 
-static int table_error(char *err, size_t errlen, const char *msg, int where) {
-    if (err && errlen) snprintf(err, errlen, "oh_my_goods data table: %s (at %d)", msg, where);
-    return ES_ERR_ARG;
-}
+/* A failed check names the data file's entry and field (the table follows oh_my_goods_data.py). */
+#define NEED(cond, ...) \
+    do { if (!(cond)) { es_setup_error(err, errlen, "oh_my_goods data: " __VA_ARGS__); free(d); return ES_ERR_ARG; } } while (0)
+#define NEED_OPTION(cond, name) \
+    do { if (!(cond)) { free(d); return es_setup_error(err, errlen, "oh_my_goods option %s out of range", name); } } while (0)
 
-#define NEED(cond, msg, at) \
-    do { if (!(cond)) { free(d); return table_error(err, errlen, msg, (int)(at)); } } while (0)
+static const char *const resource_key[OMG_NRES + 1] = {"?", "grain", "wood", "clay", "stone", "wool"};
+static const char *const colour_key[OMG_NCOLOURS] = {"grain", "wood", "clay", "stone", "wool", "charburner"};
 
 static int read_chain(omg_building *b, const int32_t *t, int n_goods) {
     if (!IN(t[0], 0, 2)) return 0;
@@ -1191,70 +1192,87 @@ static int read_chain(omg_building *b, const int32_t *t, int n_goods) {
 
 static int omg_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t errlen) {
     omg_data *d = (omg_data *)calloc(1, sizeof *d);
-    if (!d) return table_error(err, errlen, "out of memory", 0);
-    NEED(len >= 3 && t[0] == OMG_TABLE_VERSION, "unknown table version", 0);
-    NEED(t[1] == OMG_NCARDS, "the deck must have 94 cards", 1);
+    if (!d) return es_setup_error(err, errlen, "out of memory");
+    NEED(len >= 3 && t[0] == OMG_TABLE_VERSION, "unknown table version");
+    NEED(t[1] == OMG_NCARDS, "cards: %d deck cards (cards + offices); the engine takes %d", t[1], OMG_NCARDS);
     d->n_goods = t[2];
-    NEED(IN(d->n_goods, 1, OMG_MAXGOODS), "goods must be 1..24", 2);
-    size_t want = 3 + (size_t)d->n_goods + OMG_NCB * 10 + OMG_NCARDS * 15 + OMG_NASSIST * 2 * 8 +
-                  (OMG_NCARDS + OMG_NCB + OMG_NASSIST) * ES_NAME_INTS;
-    NEED(len == want, "length does not match its counts", len);
-    const int32_t *x = t + 3;
+    NEED(IN(d->n_goods, 1, OMG_MAXGOODS), "goods: %d goods; the engine takes 1..%d", d->n_goods, OMG_MAXGOODS);
+    size_t names_len = (OMG_NCARDS + OMG_NCB + OMG_NASSIST) * ES_NAME_INTS;
+    size_t want = 3 + (size_t)d->n_goods + OMG_NCB * 10 + OMG_NCARDS * 15 + OMG_NASSIST * 2 * 8 + names_len;
+    NEED(len == want, "the table has %zu ints, its counts say %zu", len, want);
+    /* the ids, to name the entries: deck cards, Charburners, assistants */
+    const int32_t *x = t + want - names_len;
+    for (int c = 0; c < OMG_NCARDS; c++, x += ES_NAME_INTS) es_read_name(x, d->card_id[c]);
+    for (int c = 0; c < OMG_NCB; c++, x += ES_NAME_INTS) es_read_name(x, d->cb_id[c]);
+    for (int a = 0; a < OMG_NASSIST; a++, x += ES_NAME_INTS) es_read_name(x, d->asst_id[a]);
+    x = t + 3;
     for (int i = 0; i < d->n_goods; i++, x++) {
-        NEED(IN(*x, 1, 15), "good value 1..15", x - t);
+        NEED(IN(*x, 1, 15), "goods (good %d): field 'value': %d is out of range 1..15", i + 1, *x);
         d->good_value[i] = *x;
     }
     for (int c = 0; c < OMG_NCB; c++, x += 10) {
         omg_building *b = &d->cb[c];
+        const char *id = d->cb_id[c];
         for (int r = 1; r <= OMG_NRES; r++) {
-            NEED(IN(x[r - 1], 0, 7), "Charburner input 0..7", x - t);
+            NEED(IN(x[r - 1], 0, 7), "charburners (%s): field 'input.%s': %d is out of range 0..7", id, resource_key[r],
+                 x[r - 1]);
             b->input[r] = (uint8_t)x[r - 1];
         }
-        NEED(IN(x[5], 0, 15), "Charburner VP", x - t);
+        NEED(IN(x[5], 0, 15), "charburners (%s): field 'vp': %d is out of range 0..15", id, x[5]);
         b->vp = (uint8_t)x[5];
         b->office = -1;
-        NEED(IN(x[6], 0, d->n_goods - 1), "Charburner good", x - t);
+        NEED(IN(x[6], 0, d->n_goods - 1), "charburners (%s): field 'output': not a good", id);
         b->output = (int8_t)x[6];
-        NEED(read_chain(b, x + 7, d->n_goods), "Charburner chain", x - t);
+        NEED(read_chain(b, x + 7, d->n_goods), "charburners (%s): field 'chain': at most 2 resources or goods, "
+             "at most one of them a resource", id);
     }
     for (int c = 0; c < OMG_NCARDS; c++, x += 15) {
         omg_building *b = &d->card[c];
-        NEED(IN(x[0], 1, OMG_NRES) && IN(x[1], 0, 1) && IN(x[2], 0, 31) && IN(x[3], 0, 15) && IN(x[4], -1, OMG_NRES),
-             "card values", x - t);
+        const char *id = d->card_id[c], *list = x[4] >= 0 ? "offices" : "cards";
+        NEED(IN(x[0], 1, OMG_NRES), "%s (%s): field 'resource': not a resource", list, id);
+        NEED(IN(x[1], 0, 1), "%s (%s): field 'sun': not true or false", list, id);
+        NEED(IN(x[2], 0, 31), "%s (%s): field 'cost': %d is out of range 0..31", list, id, x[2]);
+        NEED(IN(x[3], 0, 15), "%s (%s): field 'vp': %d is out of range 0..15", list, id, x[3]);
+        NEED(IN(x[4], -1, OMG_NRES), "%s (%s): field 'bonus': not a resource or card", list, id);
         b->resource = (uint8_t)x[0], b->sun = (uint8_t)x[1], b->cost = (uint8_t)x[2], b->vp = (uint8_t)x[3];
         b->office = (int8_t)x[4];
         int sum = 0;
         for (int r = 1; r <= OMG_NRES; r++) {
-            NEED(IN(x[4 + r], 0, 7), "card input 0..7", x - t);
+            NEED(IN(x[4 + r], 0, 7), "%s (%s): field 'input.%s': %d is out of range 0..7", list, id, resource_key[r],
+                 x[4 + r]);
             b->input[r] = (uint8_t)x[4 + r];
             sum += b->input[r];
         }
-        NEED(IN(x[10], 0, 15), "input_any 0..15", x - t);
+        NEED(IN(x[10], 0, 15), "%s (%s): field 'input_any': %d is out of range 0..15", list, id, x[10]);
         b->input_any = (uint8_t)x[10];
-        NEED(IN(x[11], -1, d->n_goods - 1) && (x[11] < 0) == (b->office >= 0), "card output", x - t);
+        NEED(IN(x[11], -1, d->n_goods - 1) && (x[11] < 0) == (b->office >= 0),
+             "%s (%s): field 'output': a production building makes one good, an office none", list, id);
         b->output = (int8_t)x[11];
-        NEED(b->office >= 0 || (sum > 0) != (b->input_any > 0), "a producing card needs one kind of input", x - t);
-        NEED(read_chain(b, x + 12, d->n_goods) && (b->office < 0 || b->chain_n == 0), "card chain", x - t);
+        NEED(b->office >= 0 || (sum > 0) != (b->input_any > 0),
+             "%s (%s): field 'input': give exactly one of input (per resource) or input_any", list, id);
+        NEED(read_chain(b, x + 12, d->n_goods) && (b->office < 0 || b->chain_n == 0),
+             "%s (%s): field 'chain': at most 2 resources or goods, at most one of them a resource (none for an "
+             "office)", list, id);
         d->res_cards[b->resource][c >> 6] |= 1ull << (c & 63);
     }
     for (int a = 0; a < OMG_NASSIST; a++)
         for (int side = 0; side < 2; side++, x += 8) {
-            NEED(IN(x[0], 0, 31) && IN(x[1], 0, 15), "assistant cost or VP", x - t);
+            const char *id = d->asst_id[a];
+            NEED(IN(x[0], 0, 31), "assistants (%s).sides[%d]: field 'cost': %d is out of range 0..31", id, side, x[0]);
+            NEED(IN(x[1], 0, 15), "assistants (%s).sides[%d]: field 'vp': %d is out of range 0..15", id, side, x[1]);
             d->asst_cost[a][side] = (uint8_t)x[0];
             d->asst_vp[a][side] = (uint8_t)x[1];
             for (int c = 0; c < OMG_NCOLOURS; c++) {
-                NEED(IN(x[2 + c], 0, 9), "assistant requirement 0..9", x - t);
+                NEED(IN(x[2 + c], 0, 9), "assistants (%s).sides[%d]: field 'requires': %d buildings of the colour of "
+                     "%s (see [colours]) is out of range 0..9", id, side, x[2 + c], colour_key[c]);
                 d->asst_req[a][side][c] = (uint8_t)x[2 + c];
             }
         }
-    for (int c = 0; c < OMG_NCARDS; c++, x += ES_NAME_INTS) es_read_name(x, d->card_id[c]);
-    for (int c = 0; c < OMG_NCB; c++, x += ES_NAME_INTS) es_read_name(x, d->cb_id[c]);
-    for (int a = 0; a < OMG_NASSIST; a++, x += ES_NAME_INTS) es_read_name(x, d->asst_id[a]);
 
     const int32_t *o = g->options;
-    NEED(IN(o[OMG_OPT_START_PLAYER], -1, g->players - 1), "option start_player", 0);
-    for (int i = OMG_OPT_FULL_ROUND; i <= OMG_OPT_WORKER_LEAVES; i++) NEED(IN(o[i], 0, 1), "boolean option", i);
-    NEED(IN(o[OMG_OPT_ROUND_CAP], 1, 100), "option round_cap", 0);
+    NEED_OPTION(IN(o[OMG_OPT_START_PLAYER], -1, g->players - 1), "start_player");
+    for (int i = OMG_OPT_FULL_ROUND; i <= OMG_OPT_WORKER_LEAVES; i++) NEED_OPTION(IN(o[i], 0, 1), "(a boolean one)");
+    NEED_OPTION(IN(o[OMG_OPT_ROUND_CAP], 1, 100), "round_cap");
     g->data = d;
     return ES_OK;
 }

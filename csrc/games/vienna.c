@@ -877,47 +877,74 @@ static void vi_init(const es_game *g, void *vs) {
     }
 }
 
-static int table_error(char *err, size_t errlen, const char *msg, int where) {
-    if (err && errlen) snprintf(err, errlen, "vienna data table: %s (at %d)", msg, where);
-    return ES_ERR_ARG;
-}
-
-#define NEED(cond, msg, at) \
-    do { if (!(cond)) { free(d); return table_error(err, errlen, msg, (int)(at)); } } while (0)
+/* A failed check names the data file's entry and field (the table follows vienna_data.py). */
+#define NEED(cond, ...) \
+    do { if (!(cond)) { es_setup_error(err, errlen, "vienna data: " __VA_ARGS__); free(d); return ES_ERR_ARG; } } while (0)
+#define NEED_OPTION(cond, name) \
+    do { if (!(cond)) { free(d); return es_setup_error(err, errlen, "vienna option %s out of range", name); } } while (0)
 #define IN(v, lo, hi) ((v) >= (lo) && (v) <= (hi))
+
+/* The data file's key of each head value of the table (t[4..16]). */
+static const char *const head_key[VI_TABLE_HEAD] = {
+    NULL, NULL, NULL, NULL, "start_vp.3", "start_vp.4", "start_vp.5",
+    "compare_reward.majority_vp", "compare_reward.majority_coins", "compare_reward.tie_vp",
+    "compare_reward.tie_coins", "greater_influence.citizen", "greater_influence.cross",
+    "greater_influence.crown", "board.offstreet (geheimbund): coins_per_die",
+    "board.offstreet (geheimbund): vp", "board.offstreet (geheimbund): coins",
+};
+static const char *const field_key[VI_TABLE_FIELD] = {
+    "kind", "accept", "pair", "vp", "coins", "pay", "cost", "card", "symbol", "choose_one",
+    "steal_one", "steal_two", "vp_per_special",
+};
 
 static int vi_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t errlen) {
     vienna_data *d = (vienna_data *)calloc(1, sizeof *d);
-    if (!d) return table_error(err, errlen, "out of memory", 0);
-    NEED(len >= VI_TABLE_HEAD, "too short", len);
-    NEED(t[0] == VI_TABLE_VERSION, "unknown table version", 0);
+    if (!d) return es_setup_error(err, errlen, "out of memory");
+    NEED(len >= VI_TABLE_HEAD, "the table is too short (%zu ints)", len);
+    NEED(t[0] == VI_TABLE_VERSION, "unknown table version %d", t[0]);
     d->F = t[1];
     d->n_start = t[2];
     d->n_ptypes = t[3];
-    NEED(IN(d->F, 3, VI_MAX_STREET), "street fields must be 3..30", 1);
-    NEED(IN(d->n_start, 1, VI_MAX_START), "starting cards must be 1..8", 2);
-    NEED(d->n_start >= g->players, "fewer starting cards than players", 2);
-    NEED(IN(d->n_ptypes, 1, VI_MAX_PTYPES), "person types must be 1..44", 3);
+    NEED(IN(d->F, 3, VI_MAX_STREET), "board.fields: %d street fields; the engine takes 3..%d", d->F, VI_MAX_STREET);
+    NEED(IN(d->n_start, 1, VI_MAX_START), "cards.starting: %d starting cards; the engine takes 1..%d", d->n_start,
+         VI_MAX_START);
+    NEED(d->n_start >= g->players, "cards.starting: %d starting cards for %d players; each player draws one",
+         d->n_start, g->players);
+    NEED(IN(d->n_ptypes, 1, VI_MAX_PTYPES), "cards.persons: %d person types; the engine takes 1..%d", d->n_ptypes,
+         VI_MAX_PTYPES);
     size_t want = VI_TABLE_HEAD + (size_t)d->F * VI_TABLE_FIELD + (size_t)(d->n_start + d->n_ptypes) * 4 +
                   (size_t)(d->F + d->n_start + d->n_ptypes) * ES_NAME_INTS;
-    NEED(len == want, "length does not match its counts", len);
-    for (int i = 4; i < VI_TABLE_HEAD; i++) NEED(IN(t[i], 0, 24), "value out of range", i);
+    NEED(len == want, "the table has %zu ints, its counts say %zu", len, want);
+    /* the ids, to name the entries: street fields, starting cards, person cards */
+    const int32_t *names = t + want - (size_t)(d->F + d->n_start + d->n_ptypes) * ES_NAME_INTS;
+    for (int i = 0; i < d->F; i++) es_read_name(names + i * ES_NAME_INTS, d->field[i].id);
+    for (int c = 0; c < d->n_start; c++) es_read_name(names + (d->F + c) * ES_NAME_INTS, d->start_id[c]);
+    for (int p = 0; p < d->n_ptypes; p++)
+        es_read_name(names + (d->F + d->n_start + p) * ES_NAME_INTS, d->person_id[p]);
+    for (int i = 4; i < VI_TABLE_HEAD; i++) NEED(IN(t[i], 0, 24), "%s: %d is out of range 0..24", head_key[i], t[i]);
     for (int n = 3; n <= 5; n++) d->start_vp[n] = t[4 + n - 3];
     d->maj_vp = t[7], d->maj_coins = t[8], d->tie_vp = t[9], d->tie_coins = t[10];
-    for (int k = 0; k < 3; k++) d->gi[k] = t[11 + k];
-    NEED(d->gi[0] <= 7 && d->gi[1] <= 7 && d->gi[2] <= 7, "Greater influence symbols 0..7", 11);
+    for (int k = 0; k < 3; k++) {
+        d->gi[k] = t[11 + k];
+        NEED(d->gi[k] <= 7, "%s: %d is out of range 0..7", head_key[11 + k], d->gi[k]);
+    }
     d->gb_coins_per_die = t[14], d->gb_vp = t[15], d->gb_coins = t[16];
     d->krieau = d->prater = -1;
     const int32_t *ft = t + VI_TABLE_HEAD;
     for (int i = 0; i < d->F; i++, ft += VI_TABLE_FIELD) {
         vi_field *f = &d->field[i];
-        int at = (int)(ft - t);
-        NEED(IN(ft[0], 0, VI_NKINDS - 1), "unknown field kind", at);
-        NEED((ft[1] & ~0x1FFE) == 0, "accept mask outside totals 1..12", at + 1);
-        NEED(IN(ft[2], 0, 1) && (ft[2] ? ft[1] == 0 : ft[1] != 0), "a field takes totals or a pair", at + 2);
-        for (int k = 3; k <= 6; k++) NEED(IN(ft[k], 0, 15), "amount out of range 0..15", at + k);
-        NEED(IN(ft[9], 0, 1), "choose_one is 0 or 1", at + 9);
-        for (int k = 10; k <= 12; k++) NEED(IN(ft[k], 0, 7), "amount out of range 0..7", at + k);
+        const char *id = f->id;
+        NEED(IN(ft[0], 0, VI_NKINDS - 1), "board.fields (%s, position %d): field 'kind': unknown kind %d", id, i + 1, ft[0]);
+        NEED((ft[1] & ~0x1FFE) == 0, "board.fields (%s, position %d): field 'accept': totals outside 1..12", id, i + 1);
+        NEED(IN(ft[2], 0, 1) && (ft[2] ? ft[1] == 0 : ft[1] != 0),
+             "board.fields (%s, position %d): field 'accept': a field takes totals or a pair", id, i + 1);
+        for (int k = 3; k <= 6; k++)
+            NEED(IN(ft[k], 0, 15), "board.fields (%s, position %d): field '%s': %d is out of range 0..15", id, i + 1,
+                 field_key[k], ft[k]);
+        NEED(IN(ft[9], 0, 1), "board.fields (%s, position %d): field 'choose_one': not true or false", id, i + 1);
+        for (int k = 10; k <= 12; k++)
+            NEED(IN(ft[k], 0, 7), "board.fields (%s, position %d): field '%s': %d is out of range 0..7", id, i + 1,
+                 field_key[k], ft[k]);
         f->kind = (uint8_t)ft[0];
         f->accept = (uint16_t)ft[1];
         f->pair = (uint8_t)ft[2];
@@ -926,18 +953,28 @@ static int vi_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
         f->symbol = (int8_t)(f->kind == VI_K_COMPARE ? ft[8] : -1);
         f->choose_one = (uint8_t)ft[9];
         f->steal_one = (uint8_t)ft[10], f->steal_two = (uint8_t)ft[11], f->vp_per_special = (uint8_t)ft[12];
-        if (f->kind == VI_K_SPECIAL) NEED(IN(ft[7], 0, VI_NSPECIAL - 1), "special card index 0..4", at + 7);
-        if (f->kind == VI_K_COMPARE) NEED(IN(ft[8], 0, 2), "symbol index 0..2", at + 8);
-        if (f->kind == VI_K_KRIEAU) NEED(i == 0 && d->krieau < 0, "Krieau must be the first field, once", at);
-        if (f->kind == VI_K_HEURIGER) NEED(i == d->F - 1, "Heuriger must be the last field", at);
-        if (f->kind == VI_K_PRATER) NEED(d->prater < 0, "at most one Prater", at);
+        if (f->kind == VI_K_SPECIAL)
+            NEED(IN(ft[7], 0, VI_NSPECIAL - 1), "board.fields (%s, position %d): field 'card': not a special card", id,
+                 i + 1);
+        if (f->kind == VI_K_COMPARE)
+            NEED(IN(ft[8], 0, 2), "board.fields (%s, position %d): field 'symbol': not a symbol", id, i + 1);
+        if (f->kind == VI_K_KRIEAU)
+            NEED(i == 0 && d->krieau < 0, "board.fields (%s, position %d): field 'kind': Krieau must be the first "
+                 "street field, exactly once", id, i + 1);
+        if (f->kind == VI_K_HEURIGER)
+            NEED(i == d->F - 1, "board.fields (%s, position %d): field 'kind': Heuriger must be the last street field",
+                 id, i + 1);
+        if (f->kind == VI_K_PRATER)
+            NEED(d->prater < 0, "board.fields (%s, position %d): field 'kind': a second Prater (the first is %s); the "
+                 "engine takes at most one", id, i + 1, d->field[d->prater].id);
         if (f->kind == VI_K_KRIEAU) d->krieau = i;
         if (f->kind == VI_K_PRATER) d->prater = i;
         if (f->pair) d->pair_fields |= BIT(i);
         for (int tot = 1; tot <= 12; tot++)
             if ((f->accept >> tot) & 1) d->fields_for_total[tot] |= BIT(i);
     }
-    NEED(d->krieau == 0 && d->field[d->F - 1].kind == VI_K_HEURIGER, "Krieau first, Heuriger last", VI_TABLE_HEAD);
+    NEED(d->krieau == 0 && d->field[d->F - 1].kind == VI_K_HEURIGER,
+         "board.fields: Krieau must be the first street field and Heuriger the last");
     d->street_mask = BIT(d->F) - 1;
     for (int a = 1; a <= 6; a++)
         for (int aw = 0; aw < 2; aw++) {
@@ -949,28 +986,30 @@ static int vi_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
         }
     const int32_t *ct = ft;
     for (int c = 0; c < d->n_start; c++, ct += 4) {
-        NEED(IN(ct[0], 0, 20) && IN(ct[1], 0, 7) && IN(ct[2], 0, 7) && IN(ct[3], 0, 7), "starting card value", ct - t);
+        NEED(IN(ct[0], 0, 20), "cards.starting (%s): field 'coins': %d is out of range 0..20", d->start_id[c], ct[0]);
+        NEED(IN(ct[1], 0, 7) && IN(ct[2], 0, 7) && IN(ct[3], 0, 7),
+             "cards.starting (%s): a symbol count is out of range 0..7", d->start_id[c]);
         d->start_coins[c] = ct[0];
         for (int k = 0; k < 3; k++) d->start_sym[c][k] = (uint8_t)ct[1 + k];
     }
     int copies = 0;
     for (int p = 0; p < d->n_ptypes; p++, ct += 4) {
-        NEED(IN(ct[0], 1, VI_DECK) && IN(ct[1], 0, 7) && IN(ct[2], 0, 7) && IN(ct[3], 0, 7), "person card value", ct - t);
+        NEED(IN(ct[0], 1, VI_DECK), "cards.persons (%s): field 'copies': %d is out of range 1..%d", d->person_id[p],
+             ct[0], VI_DECK);
+        NEED(IN(ct[1], 0, 7) && IN(ct[2], 0, 7) && IN(ct[3], 0, 7),
+             "cards.persons (%s): a symbol count is out of range 0..7", d->person_id[p]);
         d->copies[p] = (uint8_t)ct[0];
         copies += ct[0];
         for (int k = 0; k < 3; k++) d->psym[p][k] = (uint8_t)ct[1 + k];
     }
-    NEED(copies == VI_DECK, "the person cards must number 44", ct - t);
-    for (int i = 0; i < d->F; i++, ct += ES_NAME_INTS) es_read_name(ct, d->field[i].id);
-    for (int c = 0; c < d->n_start; c++, ct += ES_NAME_INTS) es_read_name(ct, d->start_id[c]);
-    for (int p = 0; p < d->n_ptypes; p++, ct += ES_NAME_INTS) es_read_name(ct, d->person_id[p]);
+    NEED(copies == VI_DECK, "cards.persons: the copies add up to %d; the deck has %d person cards", copies, VI_DECK);
 
     const int32_t *o = g->options;
-    NEED(IN(o[VI_OPT_START_PLAYER], -1, g->players - 1), "option start_player", 0);
-    NEED(IN(o[VI_OPT_CARRIAGE], 0, 1), "option carriage", 0);
-    NEED(IN(o[VI_OPT_MODIFY_EVERY_TURN], 0, 1), "option modify_every_turn", 0);
-    NEED(IN(o[VI_OPT_PERSON_OPTIONAL], 0, 1), "option person_optional", 0);
-    NEED(IN(o[VI_OPT_MAX_ROUNDS], 1, 200), "option max_rounds", 0);
+    NEED_OPTION(IN(o[VI_OPT_START_PLAYER], -1, g->players - 1), "start_player");
+    NEED_OPTION(IN(o[VI_OPT_CARRIAGE], 0, 1), "carriage");
+    NEED_OPTION(IN(o[VI_OPT_MODIFY_EVERY_TURN], 0, 1), "modify_every_turn");
+    NEED_OPTION(IN(o[VI_OPT_PERSON_OPTIONAL], 0, 1), "person_optional");
+    NEED_OPTION(IN(o[VI_OPT_MAX_ROUNDS], 1, 200), "max_rounds");
     g->data = d;
     return ES_OK;
 }

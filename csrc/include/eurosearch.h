@@ -19,7 +19,8 @@
 extern "C" {
 #endif
 
-#define ES_ABI_VERSION 2   /* 2: es_game_def.random_move, es_random_move */
+#define ES_ABI_VERSION 3   /* 2: es_game_def.random_move, es_random_move;
+                              3: es_request_stop, es_watch_stops, ES_ERR_INTERRUPTED */
 
 /* current_player() sentinels */
 #define ES_CHANCE (-1)
@@ -33,6 +34,7 @@ extern "C" {
 #define ES_ERR_ARG (-4)       /* bad argument (player index, player count, data table...) */
 #define ES_ERR_PHASE (-5)     /* wrong kind of node (e.g. chance outcomes asked at a decision) */
 #define ES_ERR_LIMIT (-6)     /* a safety limit was hit (e.g. a playout that never ends) */
+#define ES_ERR_INTERRUPTED (-7)   /* a stop was requested (es_request_stop: Ctrl-C) */
 
 typedef int32_t es_move;
 
@@ -62,7 +64,10 @@ typedef struct es_game_def {
     int n_options;            /* length of the int32 option array */
     const int32_t *default_options;
 
-    /* Build g->data from the data table and g->options; ES_OK or ES_ERR_ARG with a message. */
+    /* Build g->data from the data table and g->options; ES_OK or ES_ERR_ARG with a message.
+     * A message about the data table starts with "<name> data: " and names the entry and the
+     * field of the data file at fault (es_game_new passes it on): the data file is checked
+     * when it is loaded, but some checks need the player count or the engine's limits. */
     int (*setup)(es_game *g, const int32_t *table, size_t table_len, char *err, size_t errlen);
     void (*teardown)(es_game *g);   /* NULL: free(g->data) */
     int (*observation_size)(const es_game *g);
@@ -168,16 +173,33 @@ const es_field_desc *es_state_fields(const es_game *g, int *count);
 /* ---- bulk ---- */
 /* n uniformly random games from the initial state, entirely in C. scores_out holds
  * n * players doubles; decisions_out (may be NULL) receives the decision count, chance_out
- * (may be NULL) the chance-node count. ES_OK or ES_ERR_LIMIT. */
+ * (may be NULL) the chance-node count. ES_OK, ES_ERR_LIMIT or ES_ERR_INTERRUPTED. */
 int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *scores_out,
                        int64_t *decisions_out, int64_t *chance_out);
-/* Play one random game on from state s (modified in place). */
+/* Play one random game on from state s (modified in place). ES_OK, ES_ERR_LIMIT (no end after
+ * 2^22 steps, or a decision without moves) or ES_ERR_INTERRUPTED. */
 int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *decisions,
                            int64_t *chance);
 /* A uniformly random legal move at decision node s: the one es_legal_moves' list would give at
  * index es_rng_below(rng, n), so random play is the same whether or not the game has a
  * random_move hook; *count receives n (0: no legal move, and the move is meaningless). */
 es_move es_random_move(const es_game *g, const void *s, es_rng *rng, int *count);
+
+/* ---- stopping (Ctrl-C) ----
+ * A search or playout loop runs in C for as long as its limits say, out of reach of the
+ * caller's signal handling. To stop it early: the thread that calls it watches for stop
+ * requests (es_watch_stops(1) before the call), and a SIGINT handler calls es_request_stop().
+ * es_mcts, es_expectimax and es_random_playouts then return ES_ERR_INTERRUPTED within a few
+ * milliseconds (they look where they look at their clock), es_random_playout_from within 4096
+ * steps; what they searched so far is lost. A search counts as its caller's thread's even
+ * when it runs on a thread of its own (es_expectimax). Searches called by threads that do not
+ * watch (the default) are never stopped, so a Ctrl-C aimed at one search leaves the others
+ * alone. The Python bindings do this around every long call made from the main thread. */
+/* Async-signal-safe. Stops the searches of every thread watching at this moment. */
+void es_request_stop(void);
+/* on = 1: the calling thread's searches from now on stop at a request made after this call;
+ * on = 0: they never stop on a request. Per thread. */
+void es_watch_stops(int on);
 
 /* ---- search ---- */
 #define ES_SEARCH_MAX_PLAYERS 8
@@ -203,7 +225,8 @@ typedef struct es_search_stats {
 /* Monte Carlo tree search from s for `player`, who must be to move: UCT with a value per
  * player (max^n), chance sampled by its probabilities, random playouts to the end in C.
  * Writes the root moves with their visit counts and mean return for `player` (at most cap);
- * returns how many, or an ES_ERR_* code. */
+ * returns how many, or an ES_ERR_* code (ES_ERR_INTERRUPTED: stopped by es_request_stop, stats
+ * still written). */
 int es_mcts(const es_game *g, const void *s, int player, const es_mcts_config *cfg, es_move *moves,
             int64_t *visits, double *values, int cap, es_search_stats *stats);
 
@@ -243,7 +266,9 @@ typedef struct es_expectimax_result {
 
 /* Search s (a decision node) for the player to move. Writes each root move with its value for
  * that player (legal-move order, at most cap) and returns how many; 0 when not even the first
- * iteration finished (res->complete = 0); or an ES_ERR_* code. */
+ * iteration finished (res->complete = 0); or an ES_ERR_* code (ES_ERR_LIMIT: no memory for the
+ * table, or no thread; ES_ERR_INTERRUPTED: stopped by es_request_stop). The search runs on a
+ * thread of its own with an 8 MiB stack, so the caller's stack may be small. */
 int es_expectimax(const es_game *g, const void *s, const es_expectimax_config *cfg, es_move *moves,
                   double *values, int cap, es_expectimax_result *res);
 

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from . import _native
+from .gamedata import DataError
 from .games import GAMES, GameSpec
 
 Game = _native.Game
@@ -51,8 +52,25 @@ def game(
         raise ValueError(f"{name} takes {spec.min_players} to {spec.max_players} players, got {players!r}")
     opts = spec.parse_options(options, players)
     loaded = spec.load_data(data, opts)
-    g = _native.Game(name, players, spec.table(loaded), spec.option_array(opts))
+    g = _new_native_game(name, players, loaded, spec.table(loaded), spec.option_array(opts))
     g.data = loaded
     g.options = opts
     g.spec = spec
     return g
+
+
+def _new_native_game(name: str, players: int, loaded: Any, table: list[int], options: list[int]) -> Game:
+    """The native game; DataError for data the C setup refuses.
+
+    The loader checks each entry of the data file, but some checks need the player count or
+    the engine's limits (e.g. a starting card for every player) and live in the game's C
+    setup, whose message then starts with "<name> data: " and names the entry and the field.
+    """
+    try:
+        return _native.Game(name, players, table, options)
+    except ValueError as exc:
+        prefix = f"{name} data: "
+        message = str(exc)
+        if message.startswith(prefix):
+            raise DataError(f"{loaded.origin}: {message[len(prefix):]}") from None
+        raise
