@@ -21,6 +21,13 @@ def check_seconds(name: str, value: object) -> float:
     return float(value)
 
 
+def check_duration(name: str, value: object) -> float:
+    """A time to spend (a measurement): a finite number > 0."""
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a finite number of seconds > 0, got {value!r}")
+    return float(value)
+
+
 def check_count(name: str, value: object) -> int:
     """A count limit (nodes, iterations): an integer >= 0 (0: no limit)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
