@@ -85,6 +85,12 @@ cdef class Game:
         return f"<eurosearch game {self.name!r}, {self.players} players>"
 
     @property
+    def fingerprint(self) -> str:
+        """The hash of the data table and options (hex): states of another fingerprint are
+        foreign to this game. The binary header carries it, and the JSON form too."""
+        return f"{self.g.data_fingerprint:016x}"
+
+    @property
     def max_moves(self) -> int:
         return es_max_moves(self.g)
 

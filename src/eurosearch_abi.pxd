@@ -26,6 +26,7 @@ cdef extern from "eurosearch.h" nogil:
     ctypedef struct es_game:
         const es_game_def *def_ "def"
         int players
+        uint64_t data_fingerprint
 
     int es_abi_version()
     int es_game_count()
