@@ -203,6 +203,12 @@ cdef class Game:
         return f"<eurosearch game {self.name!r}, {self.players} players>"
 
     @property
+    def fingerprint(self) -> str:
+        """The hash of the data table and options (hex): states of another fingerprint are
+        foreign to this game. The binary header carries it, and the JSON form too."""
+        return f"{self.g.data_fingerprint:016x}"
+
+    @property
     def max_moves(self) -> int:
         return es_max_moves(self.g)
 
@@ -483,13 +489,30 @@ cdef class State:
         return statejson.json_from_raw(self.game, raw, viewer=p)
 
     def __str__(self):
-        cdef int n = 16384
+        """The whole state as text; in a game with hidden information the omniscient view
+        (every hidden card shown, first line says so): ``to_text(viewer=p)`` for a player's."""
+        return self.to_text()
+
+    def to_text(self, viewer=None) -> str:
+        """A readable board: with ``viewer=p`` only what player p may see (hidden cards as
+        counts), without it everything (labelled as the omniscient view where cards are hidden)."""
+        cdef int n = 16384, p = -1
+        if viewer is not None:
+            p = self._player(viewer)
         cdef char *buf = <char *>malloc(n)
+        if buf == NULL:
+            raise MemoryError()
         try:
+            if p >= 0:
+                es_render_view(self.game.g, self.buf, p, buf, n)
+                return f"view of player {p}\n" + buf.decode(errors="replace")
             es_render(self.game.g, self.buf, buf, n)
-            return buf.decode(errors="replace")
+            text = buf.decode(errors="replace")
         finally:
             free(buf)
+        if es_has_hidden_information(self.game.g):
+            text = "omniscient view: every hidden card is shown (to_text(viewer=p) shows what p sees)\n" + text
+        return text
 
     def __repr__(self):
         return f"<{self.game.name} state, player {self.current_player}>"

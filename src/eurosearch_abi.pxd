@@ -28,6 +28,7 @@ cdef extern from "eurosearch.h" nogil:
     ctypedef struct es_game:
         const es_game_def *def_ "def"
         int players
+        uint64_t data_fingerprint
 
     int es_abi_version()
     int es_game_count()
@@ -55,6 +56,8 @@ cdef extern from "eurosearch.h" nogil:
     int es_str_to_move(const es_game *g, const void *s, const char *text, es_move *out)
     int es_render(const es_game *g, const void *s, char *buf, size_t cap)
     int es_redact(const es_game *g, const void *s, int viewer, void *out)
+    int es_render_view(const es_game *g, const void *s, int viewer, char *buf, size_t cap)
+    int es_has_hidden_information(const es_game *g)
     size_t es_encoded_size(const es_game *g)
     int es_encode(const es_game *g, const void *s, uint8_t *buf, size_t cap)
     int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *err, size_t errlen)

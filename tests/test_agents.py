@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -23,6 +25,30 @@ def test_specs_build_agents_and_bad_specs_list_the_valid_ones():
         agents.make("mcts:rollout=smart")
     with pytest.raises(ValueError, match="iterations > 0 or seconds > 0"):
         agents.make("mcts:iterations=0")
+
+
+def test_agents_are_reachable_from_the_package_without_importing_them_first():
+    code = "import eurosearch as es; print(repr(es.agents.make('mcts:iterations=1000')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "<mcts:iterations=1000 agent>"
+
+
+@pytest.mark.parametrize("spec", ["random", "heuristic:seed=2", "ismcts:seconds=0.5", "expectimax:depth=3:nodes=5000"])
+def test_an_agent_shows_its_spec(spec):
+    assert repr(agents.make(spec)) == f"<{spec} agent>"
+
+
+@pytest.mark.parametrize("spec,name", [
+    ("mcts:seconds=nan", "mcts seconds"), ("mcts:seconds=-1", "mcts seconds"), ("mcts:seconds=inf", "mcts seconds"),
+    ("mcts:iterations=-5:seconds=1", "mcts iterations"), ("ismcts:seconds=-0.5", "mcts seconds"),
+    ("mcts:max_nodes=-1", "mcts max_nodes"),
+    ("expectimax:seconds=nan", "expectimax seconds"), ("expectimax:seconds=-2", "expectimax seconds"),
+    ("expectimax:nodes=-1:depth=2", "expectimax nodes"), ("expectimax:table_mb=0", "expectimax table_mb"),
+    ("expectimax:table_mb=-3", "expectimax table_mb"), ("expectimax:table_mb=1000000000", "expectimax table_mb"),
+])
+def test_absurd_agent_limits_are_refused_naming_the_parameter(spec, name):
+    with pytest.raises(ValueError, match=name):
+        agents.make(spec)
 
 
 def decision_states(game: str, players: int, seed: int, count: int):

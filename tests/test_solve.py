@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+import json
 import random
 
 import pytest
@@ -48,15 +50,86 @@ def test_a_game_without_hidden_information_has_equal_open_and_info_values():
     assert es.solve(s, mode="info", samples=3).values == pytest.approx(es.solve(s).values, abs=1e-12)
 
 
-def test_limits_end_with_not_solved_instead_of_running_on():
+def test_limits_end_with_estimates_of_the_deepest_finished_search():
     start = es.game("vienna", players=3).new_state(seed=1)
+    for r in (es.solve(start, max_nodes=2000), es.solve(start, seconds=0.05)):
+        assert not r.solved and r.depth is not None and r.depth >= 1
+        assert 0 < r.nodes and r.seconds < 5
+        values = dict(zip(r.moves, r.values))         # a list even when not solved
+        assert len(values) == len(r.moves) and all(isinstance(v, float) for v in r.values)
+        assert r.best in r.moves and r.value == max(r.values)
+        d = r.as_dict()
+        json.dumps(d)
+        assert d["solved"] is False and d["depth"] == r.depth and all(m["value"] is not None for m in d["moves"])
+    # the estimates are the values of a search of that depth with the evaluation at the horizon
     r = es.solve(start, max_nodes=2000)
-    assert not r.solved and r.values is None and r.best is None and r.value is None
-    assert 0 < r.nodes <= 2100
-    r = es.solve(start, seconds=0.05)
-    assert not r.solved and r.seconds < 5
-    d = r.as_dict()
-    assert d["solved"] is False and all(m["value"] is None for m in d["moves"])
+    moves, values, info = start.expectimax(depth=r.depth)
+    assert moves == r.moves and values == pytest.approx(r.values, abs=1e-9)
+    assert es.solve(start, max_nodes=2000, mode="info", samples=3).depth >= 1
+
+
+def test_a_solved_result_has_depth_zero():
+    s = late_positions("vienna", 3, seed=2, from_end=2, count=1)[0]
+    r = es.solve(s)
+    assert r.solved and r.depth == 0 and r.as_dict()["depth"] == 0
+
+
+def test_solve_has_a_default_time_limit():
+    assert inspect.signature(es.solve).parameters["seconds"].default > 0
+
+
+@pytest.mark.parametrize("kwargs,name", [
+    ({"seconds": float("nan")}, "seconds"), ({"seconds": -1}, "seconds"), ({"seconds": float("inf")}, "seconds"),
+    ({"max_nodes": -1}, "max_nodes"), ({"max_nodes": 1.5}, "max_nodes"), ({"max_nodes": True}, "max_nodes"),
+    ({"table_mb": 0}, "table_mb"), ({"table_mb": 1e-6}, "table_mb"), ({"table_mb": float("nan")}, "table_mb"),
+    ({"table_mb": float("inf")}, "table_mb"), ({"table_mb": -64}, "table_mb"),
+])
+def test_absurd_limits_are_refused_naming_the_parameter(kwargs, name):
+    s = es.game("vienna", players=3).new_state(seed=1)
+    with pytest.raises(ValueError, match=name):
+        es.solve(s, **kwargs)
+
+
+def test_a_table_bigger_than_the_machine_is_refused_unless_asked_for():
+    s = es.game("vienna", players=3).new_state(seed=1)
+    with pytest.raises(ValueError, match="table_mb.*memory.*table_over_memory=True"):
+        es.solve(s, table_mb=2**30)            # a petabyte
+
+
+class _CountingState:
+    """A state whose determinizations count how many of them are alive at once."""
+
+    def __init__(self, state):
+        self.state = state
+        self.alive = self.most = self.made = 0
+
+    def __getattr__(self, name):
+        return getattr(self.state, name)
+
+    def determinize(self, player, seed):
+        outer = self
+
+        class Det:
+            def __init__(self, inner):
+                self.inner = inner
+                outer.alive += 1
+                outer.made += 1
+                outer.most = max(outer.most, outer.alive)
+
+            def __del__(self):
+                outer.alive -= 1
+
+            def __getattr__(self, name):
+                return getattr(self.inner, name)
+
+        return Det(self.state.determinize(player, seed))
+
+
+def test_info_mode_makes_each_determinization_when_it_is_searched():
+    s = es.game("oh_my_goods", players=2).new_state(seed=1)
+    counting = _CountingState(s)
+    r = es.solve(counting, mode="info", samples=10**6, max_nodes=50_000)
+    assert not r.solved and 1 <= counting.made < 100 and counting.most <= 2
 
 
 def test_bad_input_is_a_value_error_naming_the_problem():
@@ -79,8 +152,6 @@ def test_bad_input_is_a_value_error_naming_the_problem():
 
 
 def test_result_dict_names_moves_and_is_json_ready():
-    import json
-
     s = late_positions("oh_my_goods", 2, seed=5, from_end=2, count=1)[0]
     d = es.solve(s, objective="score").as_dict()
     json.dumps(d)

@@ -226,6 +226,15 @@ int es_render(const es_game *g, const void *s, char *buf, size_t cap) {
     return g->def->render(g, s, buf, cap);
 }
 
+int es_render_view(const es_game *g, const void *s, int viewer, char *buf, size_t cap) {
+    uint64_t view[ES_MAX_STATE_SIZE / 8];   /* aligned like any state struct */
+    if (es_redact(g, s, viewer, view) != ES_OK) return ES_ERR_ARG;
+    if (g->def->render_view) return g->def->render_view(g, view, s, buf, cap);
+    return g->def->render(g, view, buf, cap);
+}
+
+int es_has_hidden_information(const es_game *g) { return g->def->redact != NULL; }
+
 /* ---- serialization: header, raw state, checksum ---- */
 
 #define ES_HEADER 24

@@ -2009,8 +2009,9 @@ static const char *const STAGE_NAME[OMG_NSTAGES + 1] = {
     "phase I redraw", "phase I draws", "sunrise", "phase II planning", "phase II reveal",
     "sunset", "production", "build or hire", "final round", "game over"};
 
-static int omg_render(const es_game *g, const void *vs, char *buf, size_t cap) {
-    const omg_state *s = (const omg_state *)vs;
+/* The text of s, a state or a viewer's redacted view of `real`: cards are named from s (a view
+ * names only the cards its viewer knows), the sizes of hands and piles come from real. */
+static int render_impl(const es_game *g, const omg_state *s, const omg_state *real, char *buf, size_t cap) {
     const omg_data *d = DATA(g);
     es_text t = es_text_make(buf, cap);
     es_text_add(&t, "Oh My Goods!, %d players, round %d, %s", g->players, s->round, STAGE_NAME[s->stage % (OMG_NSTAGES + 1)]);
@@ -2019,12 +2020,14 @@ static int omg_render(const es_game *g, const void *vs, char *buf, size_t cap) {
     for (int c = 0; c < OMG_NCARDS; c++)
         if (s->loc[c] == OMG_L_MARKET1 || s->loc[c] == OMG_L_MARKET2)
             es_text_add(&t, " %s(%s%s)", d->card_id[c], RES_NAME[d->card[c].resource], d->card[c].sun ? "*" : "");
-    es_text_add(&t, "\ndraw pile %d, discard %d\n", es_bits128_count(s->deck), es_bits128_count(s->discard));
+    es_text_add(&t, "\ndraw pile %d, discard %d\n", es_bits128_count(real->deck), es_bits128_count(real->discard));
     for (int p = 0; p < g->players; p++) {
         es_text_add(&t, "P%d%s vp %d gold %d hand %d:", p, s->start == p ? "*" : " ", s->charburner[p] >= 0 ? score(d, s, p) : 0,
-                    gold(d, s, p), hand_size(s, p));
+                    gold(d, s, p), hand_size(real, p));
+        int shown = 0;
         for (int c = 0; c < OMG_NCARDS; c++)
-            if (s->loc[c] == OMG_L_HAND + p) es_text_add(&t, " %s", d->card_id[c]);
+            if (s->loc[c] == OMG_L_HAND + p) es_text_add(&t, " %s", d->card_id[c]), shown++;
+        if (shown < hand_size(real, p)) es_text_add(&t, " +%d hidden", hand_size(real, p) - shown);
         es_text_add(&t, "\n   buildings:");
         for (int k = 0; k < s->n_slots[p]; k++) {
             if (k == 0) es_text_add(&t, " [0 %s", s->charburner[p] >= 0 ? d->cb_id[s->charburner[p]] : "-");
@@ -2042,6 +2045,14 @@ static int omg_render(const es_game *g, const void *vs, char *buf, size_t cap) {
         if (s->asst_owner[a] == -1) es_text_add(&t, " %s(side %d)", d->asst_id[a], s->asst_side[a]);
     es_text_add(&t, "\n");
     return es_text_result(&t);
+}
+
+static int omg_render(const es_game *g, const void *vs, char *buf, size_t cap) {
+    return render_impl(g, (const omg_state *)vs, (const omg_state *)vs, buf, cap);
+}
+
+static int omg_render_view(const es_game *g, const void *view, const void *real, char *buf, size_t cap) {
+    return render_impl(g, (const omg_state *)view, (const omg_state *)real, buf, cap);
 }
 
 /* ---------------------------------------------------------------- reflection and definition */
@@ -2099,6 +2110,7 @@ const es_game_def es_oh_my_goods_def = {
     .observe = omg_observe,
     .move_to_str = omg_move_to_str,
     .render = omg_render,
+    .render_view = omg_render_view,
     .redact = omg_redact,
     .move_view = omg_move_view,
     .evaluate = omg_evaluate,

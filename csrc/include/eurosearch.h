@@ -100,6 +100,10 @@ typedef struct es_game_def {
     /* A static estimate of each player's final score (higher is better), from what is on the
      * table; for heuristic play, depth-limited search and move ordering. NULL: scores(). */
     void (*evaluate)(const es_game *g, const void *s, double *out);
+    /* The text of `view` (a redacted state, see redact) for its viewer; `real` is the state it
+     * was made from, for public counts the view has lost (hand sizes, draw pile size). NULL:
+     * render(view). A game whose render of a redacted view is complete needs none. */
+    int (*render_view)(const es_game *g, const void *view, const void *real, char *buf, size_t cap);
 
     const es_field_desc *fields;
     int n_fields;
@@ -158,6 +162,11 @@ int es_str_to_move(const es_game *g, const void *s, const char *text, es_move *o
 int es_render(const es_game *g, const void *s, char *buf, size_t cap);
 /* What `viewer` may see of s, written into out (same size); ES_ERR_ARG for a bad viewer. */
 int es_redact(const es_game *g, const void *s, int viewer, void *out);
+/* The text of what `viewer` may see of s (render of the redacted state); ES_ERR_ARG for a bad
+ * viewer. es_render shows everything: for a game with hidden information, the omniscient view. */
+int es_render_view(const es_game *g, const void *s, int viewer, char *buf, size_t cap);
+/* 1 if players of this game can hold information others cannot see (the game redacts), else 0. */
+int es_has_hidden_information(const es_game *g);
 
 /* ---- serialization ---- */
 /* Bytes needed by es_encode. */

@@ -7,6 +7,7 @@
         ...
 """
 
+from . import agents
 from .api import CHANCE, TERMINAL, Game, State, game, game_spec, games
 from .errors import DataError, IllegalMoveError, StateFormatError
 from .paths import include_dir, library_path
@@ -17,5 +18,5 @@ __version__ = "0.1.0"
 __all__ = [
     "CHANCE", "TERMINAL", "Game", "State", "game", "game_spec", "games",
     "DataError", "IllegalMoveError", "StateFormatError", "include_dir", "library_path",
-    "SolveResult", "solve",
+    "SolveResult", "agents", "solve",
 ]

@@ -12,6 +12,7 @@ import time
 from typing import Any, Callable
 
 from .api import CHANCE, TERMINAL, game as make_game, game_spec
+from .limits import check_duration
 
 
 def _timed(run_batch: Callable[[int], tuple[int, int]], seconds: float) -> dict[str, float]:
@@ -47,6 +48,7 @@ def python_driven_game(g: Any, rng: random.Random) -> int:
 
 
 def bench_game(name: str, players: int | None = None, seconds: float = 2.0, seed: int = 1) -> dict[str, Any]:
+    check_duration("seconds", seconds)
     spec = game_spec(name)
     g = make_game(name, players=players)
     counter = iter(range(1 << 62))

@@ -10,6 +10,7 @@ import time
 from typing import Any, Callable
 
 from .api import game as make_game
+from .limits import check_duration
 from .solve.positions import decision_path
 
 #: MCTS leaf treatments compared: playouts to the end, 20 random moves then the evaluation,
@@ -122,6 +123,7 @@ def bench_expectimax(g: Any, seconds: float, seed: int) -> dict[str, Any]:
 
 
 def bench_search(name: str, players: int | None = None, seconds: float = 2.0, seed: int = 1) -> dict[str, Any]:
+    check_duration("seconds", seconds)
     g = make_game(name, players=players)
     return {"game": name, "players": g.players, "mcts": bench_mcts(g, seconds, seed),
             "expectimax": bench_expectimax(g, seconds / 2, seed)}

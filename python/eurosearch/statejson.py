@@ -3,6 +3,11 @@
 Every game's C module describes its state struct field by field (name, offset, type, shape),
 so one codec serves all games: the JSON names every field, and reading it back builds the
 struct and has the C core validate it.
+
+A document carries the game's fingerprint (a hash of its data table and options, as in the
+binary header): a state made under other options or another data file is refused on load.
+Documents written before the fingerprint existed have none; they are accepted (users' bulk
+positions files hold such documents) and validated field by field as before.
 """
 
 from __future__ import annotations
@@ -15,7 +20,30 @@ from .errors import StateFormatError
 
 FORMAT = 1
 _CODES = {1: "B", 2: "b", 3: "H", 4: "I", 5: "Q"}  # es_field_type -> struct code
+_KEYS = {"game", "players", "format", "fingerprint", "state", "viewer"}
+_MAX_DIGITS = 20   # a state field is at most 64 bits: longer numbers are refused before int()
 
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > _MAX_DIGITS:
+        raise StateFormatError(f"number with {len(text)} digits is out of range")
+    return int(text)
+
+
+def _no_float(text: str) -> float:
+    raise StateFormatError(f"expected integers, got the number {text[:30]}")
+
+
+def _loads(text: str) -> Any:
+    """json.loads that only raises StateFormatError (deep nesting, huge or non-integer numbers)."""
+    try:
+        return json.loads(text, parse_int=_parse_int, parse_float=_no_float, parse_constant=_no_float)
+    except RecursionError:
+        raise StateFormatError("not a state document: JSON nested too deeply") from None
+    except StateFormatError:
+        raise
+    except ValueError as exc:    # JSONDecodeError and the like
+        raise StateFormatError(f"not JSON: {exc}") from None
 
 
 def json_from_raw(game: Any, raw: bytes, viewer: int | None = None) -> str:
@@ -31,7 +59,8 @@ def json_from_raw(game: Any, raw: bytes, viewer: int | None = None) -> str:
             state[name] = values[0]
         else:
             state[name] = values
-    doc: dict[str, Any] = {"game": game.name, "players": game.players, "format": FORMAT, "state": state}
+    doc: dict[str, Any] = {"game": game.name, "players": game.players, "format": FORMAT,
+                           "fingerprint": game.fingerprint, "state": state}
     if viewer is not None:
         doc["viewer"] = viewer
     return json.dumps(doc, separators=(",", ":"))
@@ -39,10 +68,7 @@ def json_from_raw(game: Any, raw: bytes, viewer: int | None = None) -> str:
 
 def raw_from_json(game: Any, text: str) -> bytes:
     """The state blob described by a JSON document (validated later by the C core)."""
-    try:
-        doc = json.loads(text)
-    except (json.JSONDecodeError, TypeError) as exc:
-        raise StateFormatError(f"not JSON: {exc}") from None
+    doc = _loads(text)
     if not isinstance(doc, dict) or not isinstance(doc.get("state"), dict):
         raise StateFormatError("expected an object with a 'state' table")
     if doc.get("game") != game.name:
@@ -53,6 +79,13 @@ def raw_from_json(game: Any, text: str) -> bytes:
         raise StateFormatError("this is one player's view of a state, not a whole state")
     if doc.get("format") != FORMAT:
         raise StateFormatError(f"unknown state format {doc.get('format')!r}")
+    extra = set(doc) - _KEYS
+    if extra:
+        raise StateFormatError(f"unknown key(s) {', '.join(sorted(map(repr, extra)))} in a state document")
+    if "fingerprint" in doc and doc["fingerprint"] != game.fingerprint:
+        raise StateFormatError(
+            f"the state was made with other game data or options (fingerprint {doc['fingerprint']!r}, "
+            f"this game {game.fingerprint!r})")
     state = doc["state"]
     raw = bytearray(game.state_size)
     fields = game.state_fields()

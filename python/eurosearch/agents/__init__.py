@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Protocol
 
+from .base import AgentBase
 from .expectimax import ExpectimaxAgent
 from .heuristic import HeuristicAgent
 from .mcts import MCTSAgent, ismcts
@@ -75,8 +76,8 @@ def make(spec: str, **defaults: Any) -> Agent:
         if key in types:
             params.setdefault(key, value)
     agent = factory(**params)
-    agent.name = spec
+    agent.name = spec.strip()     # the repr shows it: <mcts:iterations=1000 agent>
     return agent
 
 
-__all__ = ["Agent", "ExpectimaxAgent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "REGISTRY", "ismcts", "make", "parse_spec"]
+__all__ = ["Agent", "AgentBase", "ExpectimaxAgent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "REGISTRY", "ismcts", "make", "parse_spec"]

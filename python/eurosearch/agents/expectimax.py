@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..limits import check_count, check_seconds, check_table_mb
+from .base import AgentBase
+
 OBJECTIVES = ("win", "score")
 
 
-class ExpectimaxAgent:
+class ExpectimaxAgent(AgentBase):
     """Depth-limited expectimax with iterative deepening and the game's evaluation at the horizon.
 
     Two players: alpha-beta with Star1/Star2 pruning at chance nodes; more players: max^n, or
@@ -24,22 +27,23 @@ class ExpectimaxAgent:
 
     def __init__(self, depth: int = 0, nodes: int = 100_000, seconds: float = 0.0, paranoid: bool = False,
                  objective: str = "win", scale: float = 0.5, table_mb: int = 16, seed: int = 0):
+        check_count("expectimax nodes", nodes)
+        check_seconds("expectimax seconds", seconds)
+        table_bytes = check_table_mb("expectimax table_mb", table_mb)
         if nodes <= 0 and seconds <= 0 and depth <= 0:
             raise ValueError("expectimax needs a budget: nodes > 0, seconds > 0 or depth > 0")
         if depth < 0:
             raise ValueError("expectimax depth is a number of turns (0: no cap)")
         if objective not in OBJECTIVES:
             raise ValueError(f"expectimax objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
-        if table_mb <= 0:
-            raise ValueError("expectimax table_mb must be positive")
         self.name = "expectimax"
         self.depth = depth
-        self.nodes = max(nodes, 0)
-        self.seconds = max(seconds, 0.0)
+        self.nodes = nodes
+        self.seconds = seconds
         self.paranoid = paranoid
         self.objective = objective
         self.scale = scale
-        self.table_bytes = table_mb << 20
+        self.table_bytes = table_bytes
         self.rng = random.Random(seed)
         self.last_stats: dict[str, Any] = {}
 

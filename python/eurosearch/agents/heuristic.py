@@ -6,8 +6,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .base import AgentBase
 
-class HeuristicAgent:
+
+class HeuristicAgent(AgentBase):
     """Plays the legal move with the best evaluation margin over the strongest opponent.
 
     The evaluation lives in each game's C module (es_game_def.evaluate). In a game with hidden

@@ -5,11 +5,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..limits import check_count, check_seconds
+from .base import AgentBase
+
 
 ROLLOUTS = {"random": 0, "greedy": 1}
 
 
-class MCTSAgent:
+class MCTSAgent(AgentBase):
     """UCT with max^n backup and random playouts in C.
 
     In a game with hidden information the search never sees the true hidden cards: `mcts`
@@ -24,6 +27,9 @@ class MCTSAgent:
     def __init__(self, iterations: int = 1000, seconds: float = 0.0, c: float = 1.4, seed: int = 0,
                  max_nodes: int = 0, information_sets: bool = False, depth: int = 20, rollout: str = "random",
                  scale: float = 0.5):
+        check_count("mcts iterations", iterations)
+        check_seconds("mcts seconds", seconds)
+        check_count("mcts max_nodes", max_nodes)
         if iterations <= 0 and seconds <= 0:
             raise ValueError("mcts needs iterations > 0 or seconds > 0")
         if rollout not in ROLLOUTS:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .base import AgentBase
 
-class RandomAgent:
+
+class RandomAgent(AgentBase):
     """Chooses uniformly among the legal moves, reproducibly for a seed."""
 
     def __init__(self, seed: int = 0):
