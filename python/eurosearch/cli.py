@@ -90,7 +90,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from .api import game
-    from .solve import SolveSettings, generate_positions, read_positions, run_bulk
+    from .solve import JobError, SolveSettings, generate_positions, read_positions, run_bulk
 
     def report(msg: str) -> None:
         print(f"eurosearch solve: {msg}", file=sys.stderr)
@@ -104,7 +104,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.positions is not None:
             if not Path(args.positions).exists():
                 raise ValueError(f"no positions file {args.positions}")
-            positions = list(read_positions(args.positions, g))
+            positions = read_positions(args.positions, g)     # streamed, never held whole
         else:
             positions = generate_positions(g, args.generate, args.from_end, seed=args.seed)
         settings = SolveSettings(args.game, g.players, options, args.data, args.objective, args.mode,
@@ -112,11 +112,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
         summary = run_bulk(settings, positions, args.out, workers=args.workers, on_error=args.on_error,
                            ray=args.ray, retry_unsolved=args.retry_unsolved,
                            progress=False if args.no_progress else None, report=report)
-    except ValueError as exc:
+    except (ValueError, JobError) as exc:
         report(str(exc))
         return 2
     except KeyboardInterrupt:
-        report(f"interrupted; finished results are in {args.out}, rerun the same command to go on")
+        report(f"interrupted; the finished results are kept in {args.out}, "
+               "rerun the same command to resume")
         return 130
     if args.json:
         print(json.dumps(summary.as_dict()))
@@ -186,7 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seconds", type=float, default=60.0, help="per position (0: no limit)")
     s.add_argument("--table-mb", type=float, default=64, help="transposition table per search")
     s.add_argument("--on-error", choices=["skip", "stop"], default="skip",
-                   help="a malformed input line: report and skip it, or reject the job")
+                   help="a malformed input line: report and skip it, or reject the job "
+                        "(stop reads the file twice: a checking pass first)")
     s.add_argument("--retry-unsolved", action="store_true", help="solve again what a limit stopped last time")
     s.add_argument("--data", help="the game's component data file (default: the bundled one)")
     s.add_argument("--options", help="rule options as JSON")
