@@ -33,36 +33,60 @@ def _options(text: str | None) -> dict | None:
     return value
 
 
+def _check_and_warn(game_name: str, specs: list[str], players: int, data: str | None, options: dict | None) -> None:
+    """Check the agent specs and the game (ValueError), then print provisional_warning before
+    any game is played."""
+    from . import agents
+    from .api import game
+
+    for spec in specs:
+        agents.parse_spec(spec)
+    warn = provisional_warning(game_name, game(game_name, players=players, data=data, options=options).data_sources())
+    if warn:
+        print(warn, file=sys.stderr)
+
+
 def cmd_match(args: argparse.Namespace) -> int:
-    from .match import format_table, run_match
+    from .match import Interrupted, format_table, run_match
 
     specs = [a.strip() for a in args.agents.split(",") if a.strip()]
+    code = 0
     try:
+        options = _options(args.options)
+        _check_and_warn(args.game, specs, len(specs), args.data, options)
         result = run_match(args.game, specs, args.games, args.seed, data=args.data,
-                           options=_options(args.options), progress=None if not args.no_progress else False)
+                           options=options, progress=None if not args.no_progress else False)
     except ValueError as exc:
         print(f"eurosearch match: {exc}", file=sys.stderr)
         return 2
-    warn = provisional_warning(args.game, result.data_sources)
-    if warn:
-        print(warn, file=sys.stderr)
+    except Interrupted as stop:        # Ctrl-C: the games finished so far
+        result, code = stop.result, 130
     print(json.dumps(result.as_dict()) if args.json else format_table(result))
-    return 0
+    return code
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
     from .arena import format_arena, run_arena
+    from .match import Interrupted
+    from .workers import WorkerError
 
     specs = [a.strip() for a in args.agents.split(",") if a.strip()]
+    code = 0
     try:
+        options = _options(args.options)
+        if args.workers < 1:
+            raise ValueError(f"--workers must be at least 1, got {args.workers}")
+        _check_and_warn(args.game, specs, args.players or len(specs), args.data, options)
         result = run_arena(args.game, specs, args.games, seed=args.seed, workers=args.workers,
-                           players=args.players, data=args.data, options=_options(args.options),
+                           players=args.players, data=args.data, options=options,
                            progress=False if args.no_progress else None)
-    except ValueError as exc:
+    except (ValueError, WorkerError) as exc:
         print(f"eurosearch arena: {exc}", file=sys.stderr)
         return 2
+    except Interrupted as stop:        # Ctrl-C: the games finished so far, rated
+        result, code = stop.result, 130
     print(json.dumps(result.as_dict()) if args.json else format_arena(result))
-    return 0
+    return code
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
