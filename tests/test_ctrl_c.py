@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -18,6 +19,9 @@ def interrupt(*args: str, workers: int = 0) -> tuple[subprocess.CompletedProcess
     it ended and its child processes."""
     proc = subprocess.Popen([sys.executable, "-m", "eurosearch", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+    if not select.select([proc.stderr], [], [], 60)[0]:
+        proc.kill()
+        raise AssertionError("no warning before the games were played")
     warning = proc.stderr.readline()
     assert warning.startswith("warning: vienna runs on provisional component data"), warning
     deadline = time.monotonic() + 60

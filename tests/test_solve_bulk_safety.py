@@ -149,8 +149,13 @@ def test_killing_the_main_process_ends_its_workers(tmp_path):
     workers = children(proc.pid)
     assert len(workers) >= 2
     os.kill(proc.pid, signal.SIGKILL)
-    proc.communicate()
-    assert wait_gone(workers) == []
+    proc.wait()                  # not communicate(): a surviving worker holds the pipes open
+    survivors = wait_gone(workers)
+    for pid in survivors:
+        os.kill(pid, signal.SIGKILL)
+    proc.stdout.close()
+    proc.stderr.close()
+    assert survivors == []
 
 
 def test_a_missing_or_unusable_output_directory_fails_before_any_work(tmp_path, capsys, positions):
@@ -248,3 +253,15 @@ def test_ctrl_c_stops_the_job_and_its_workers_and_keeps_a_resumable_file(tmp_pat
     assert wait_gone(workers) == []
     text = out.read_text()
     assert text.endswith("\n") and all(r["id"].startswith("gen-2-") for r in result_lines(out))
+
+
+def test_bad_input_lines_are_counted_but_only_the_first_ones_kept(tmp_path, positions):
+    """A positions file full of garbage must not fill memory with messages."""
+    from eurosearch.solve import bulk
+    from eurosearch.solve.positions import PositionError
+
+    said = []
+    garbage = (PositionError(n, "not JSON") for n in range(1, bulk.KEPT_ERRORS + 51))
+    summary = run_bulk(SolveSettings(GAME, PLAYERS), garbage, tmp_path / "o.jsonl", report=said.append)
+    assert summary.bad_lines == bulk.KEPT_ERRORS + 50 == len(said)
+    assert len(summary.errors) == bulk.KEPT_ERRORS and summary.errors[-1][0] == bulk.KEPT_ERRORS

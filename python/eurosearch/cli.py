@@ -147,9 +147,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(json.dumps(summary.as_dict()))
     else:
         print(f"{summary.solved} solved, {summary.unsolved} not solved (limits), {len(summary.failed)} failed, "
-              f"{summary.already_done} already in {summary.out}, {len(summary.errors)} bad input line(s); "
+              f"{summary.already_done} already in {summary.out}, {summary.bad_lines} bad input line(s); "
               f"{summary.seconds:.1f}s")
-    return 1 if summary.failed or summary.errors else 0
+    return 1 if summary.failed or summary.bad_lines else 0
 
 
 def build_parser() -> argparse.ArgumentParser:

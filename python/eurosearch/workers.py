@@ -52,6 +52,7 @@ def _die_with_parent(parent: int) -> None:
 def _serve(conn: Connection, fn: Callable[[Any], Any], parent: int) -> None:
     """A worker's life: run fn on each task received, send back (ok, result or message)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})    # blocked by the parent until now
     _die_with_parent(parent)
     while True:
         try:
@@ -80,6 +81,9 @@ class WorkerPool:
         ctx = multiprocessing.get_context("spawn")
         self._procs: list[Any] = []
         self._conns: list[Connection] = []
+        # SIGINT blocked while starting them: a worker inherits the mask, so a Ctrl-C during
+        # its start-up (imports take a while) cannot interrupt it before _serve ignores SIGINT
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             for _ in range(workers):
                 mine, theirs = ctx.Pipe()
@@ -91,6 +95,8 @@ class WorkerPool:
         except BaseException:
             self.close()
             raise
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
     def __enter__(self) -> "WorkerPool":
         return self

@@ -23,6 +23,7 @@ from .positions import Position, PositionError
 from .solver import MODES, OBJECTIVES, solve
 
 ON_ERROR = ("skip", "stop")
+KEPT_ERRORS = 1000        # bad input lines kept in a summary (all are reported and counted)
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,8 @@ class SolveSettings:
 
 @dataclass
 class BulkSummary:
-    """How a bulk job went. ``errors`` holds (line, message) of the rejected input lines."""
+    """How a bulk job went. ``errors`` holds (line, message) of the first KEPT_ERRORS rejected
+    input lines (each is also reported as it is met); ``bad_lines`` counts them all."""
 
     out: str
     positions: int = 0        # valid positions given
@@ -53,6 +55,7 @@ class BulkSummary:
     unsolved: int = 0         # a node or time limit stopped the search
     failed: list[tuple[str, str]] = field(default_factory=list)   # (id, error) raised while solving
     errors: list[tuple[int, str]] = field(default_factory=list)
+    bad_lines: int = 0
     repaired: bool = False    # a torn last line was cut off
     seconds: float = 0.0
 
@@ -60,7 +63,7 @@ class BulkSummary:
         return {"out": self.out, "positions": self.positions, "already_done": self.already_done,
                 "solved": self.solved, "unsolved": self.unsolved,
                 "failed": [{"id": i, "error": e} for i, e in self.failed],
-                "errors": [{"line": n, "error": e} for n, e in self.errors],
+                "errors": [{"line": n, "error": e} for n, e in self.errors], "bad_lines": self.bad_lines,
                 "repaired": self.repaired, "seconds": round(self.seconds, 3)}
 
 
@@ -126,14 +129,20 @@ def _screened(positions: Iterable[Position | PositionError],
 
 def _reject_malformed(positions: Iterable[Position | PositionError], say: Callable[[str], None]) -> None:
     """``--on-error stop``: one streaming pass over the whole input; any bad line rejects the job."""
-    errors: list[tuple[int, str]] = []
-    for _ in _screened(positions, lambda n, m: errors.append((n, m))):
+    first: list[int] = []                  # the first line numbers, for the message
+    count = 0
+
+    def reject(line: int, message: str) -> None:
+        nonlocal count
+        say(f"line {line}: {message}")
+        count += 1
+        if len(first) < 20:
+            first.append(line)
+
+    for _ in _screened(positions, reject):
         pass
-    if errors:
-        for line, message in errors:
-            say(f"line {line}: {message}")
-        lines = ", ".join(str(n) for n, _ in errors[:20])
-        raise ValueError(f"{len(errors)} malformed input line(s) ({lines}); nothing solved "
+    if count:
+        raise ValueError(f"{count} malformed input line(s) ({', '.join(map(str, first))}); nothing solved "
                          "(use --on-error skip to solve the others)")
 
 
@@ -196,7 +205,9 @@ def _run(settings: SolveSettings, positions: Iterable[Position | PositionError],
         bar.total = len(positions)          # a positions file counts its lines only for the bar
 
     def bad(line: int, message: str) -> None:
-        summary.errors.append((line, message))
+        summary.bad_lines += 1
+        if len(summary.errors) < KEPT_ERRORS:
+            summary.errors.append((line, message))
         say(f"line {line}: {message}" + (" (skipped)" if on_error == "skip" else ""))
         bar.update()
 
