@@ -19,7 +19,7 @@ from procs import children, wait_gone
 
 import eurosearch as es
 from eurosearch.cli import main
-from eurosearch.solve import JobError, Position, SolveSettings, generate_positions, run_bulk
+from eurosearch.solve import JobError, Position, SolveSettings, generate_positions, read_positions, run_bulk
 
 GAME, PLAYERS = "oh_my_goods", 2
 # positions that each take a noticeable search (a node limit stops most of them), for jobs
@@ -265,3 +265,11 @@ def test_bad_input_lines_are_counted_but_only_the_first_ones_kept(tmp_path, posi
     summary = run_bulk(SolveSettings(GAME, PLAYERS), garbage, tmp_path / "o.jsonl", report=said.append)
     assert summary.bad_lines == bulk.KEPT_ERRORS + 50 == len(said)
     assert len(summary.errors) == bulk.KEPT_ERRORS and summary.errors[-1][0] == bulk.KEPT_ERRORS
+
+
+def test_a_line_that_is_not_utf8_is_a_malformed_line(tmp_path, positions):
+    src = tmp_path / "in.jsonl"
+    good = json.dumps({"id": positions[0].id, "state": json.loads(positions[0].state_json)}).encode()
+    src.write_bytes(b'{"id": "\xff"}\n' + good + b"\n")
+    items = list(read_positions(src, es.game(GAME, players=PLAYERS)))
+    assert items[0].line == 1 and "not UTF-8" in items[0].message and items[1].id == positions[0].id

@@ -73,6 +73,7 @@ class WorkerPool:
 
     fn and the tasks must be picklable (fn a module-level function or a partial of one).
     Leaving the ``with`` block -- normally, by an exception or by Ctrl-C -- stops every worker.
+    (On Linux a worker dies with the *thread* that started it: use a pool in that thread.)
     """
 
     def __init__(self, fn: Callable[[Any], Any], workers: int):

@@ -73,19 +73,26 @@ class PositionFile:
         self.game = game
 
     def __iter__(self) -> Iterator[Position | PositionError]:
-        with open(self.path, encoding="utf-8") as fh:
-            for n, text in enumerate(fh, start=1):
-                if not text.strip():
+        with open(self.path, "rb") as fh:
+            for n, raw in enumerate(fh, start=1):
+                if not raw.strip():
                     continue
                 try:
-                    yield parse_line(text, n, self.game)
+                    yield parse_line(_utf8(raw, n), n, self.game)
                 except PositionError as exc:
                     yield exc
 
     def __len__(self) -> int:
         """How many items an iteration yields (its non-blank lines), counted without parsing."""
-        with open(self.path, encoding="utf-8") as fh:
-            return sum(1 for text in fh if text.strip())
+        with open(self.path, "rb") as fh:
+            return sum(1 for raw in fh if raw.strip())
+
+
+def _utf8(raw: bytes, line: int) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PositionError(line, f"not UTF-8 text (byte {exc.start + 1})") from None
 
 
 def read_positions(path: str | Path, game: Any) -> PositionFile:
