@@ -53,3 +53,15 @@ def test_ctrl_c_during_an_arena_on_two_processes_stops_them_and_rates_the_finish
     assert [a["name"] for a in d["agents"]] == ["heuristic", "random", "random #2"]
     assert r.stderr.count("\n") == 1      # the warning; no traceback from any worker
     assert len(workers) >= 2 and wait_gone(workers) == []
+
+
+def test_ctrl_c_before_any_result_is_one_line_and_exit_130(monkeypatch, capsys):
+    from eurosearch import match
+    from eurosearch.cli import main
+
+    def interrupted(*args, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(match, "run_match", interrupted)
+    assert main(["match", "oh_my_goods", "--agents", "random,random", "--games", "1"]) == 130
+    assert capsys.readouterr().err.endswith("eurosearch match: interrupted\n")

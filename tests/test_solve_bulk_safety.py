@@ -273,3 +273,16 @@ def test_a_line_that_is_not_utf8_is_a_malformed_line(tmp_path, positions):
     src.write_bytes(b'{"id": "\xff"}\n' + good + b"\n")
     items = list(read_positions(src, es.game(GAME, players=PLAYERS)))
     assert items[0].line == 1 and "not UTF-8" in items[0].message and items[1].id == positions[0].id
+
+
+def test_on_error_stop_checks_a_positions_file_first_then_solves_it(tmp_path, capsys, positions):
+    src, out = tmp_path / "in.jsonl", tmp_path / "o.jsonl"
+    rows = [json.dumps({"id": p.id, "state": json.loads(p.state_json)}) for p in positions]
+    src.write_text("\n".join(rows) + "\n")
+    assert main(["solve", GAME, "--positions", str(src), "--out", str(out), "--on-error", "stop",
+                 "--no-progress"]) == 0
+    assert [r["id"] for r in result_lines(out)] == [p.id for p in positions]
+    src.write_text("\n".join(rows + ["{not json"]) + "\n")       # a bad last line: nothing solved
+    out.unlink()
+    code, err = cli(["solve", GAME, "--positions", str(src), "--out", str(out), "--on-error", "stop"], capsys)
+    assert code == 2 and "line 7: not JSON" in err and result_lines(out) == []

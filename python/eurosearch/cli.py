@@ -224,7 +224,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:       # Ctrl-C before a command had results to show
+        print(f"eurosearch {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":
