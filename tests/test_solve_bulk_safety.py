@@ -246,11 +246,19 @@ def test_ctrl_c_stops_the_job_and_its_workers_and_keeps_a_resumable_file(tmp_pat
     proc = start_job(out, "--workers", "2", start_new_session=True)
     workers = children(proc.pid)
     os.killpg(proc.pid, signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)    # leave nothing running when the test fails
+        proc.communicate()
+        raise
     assert proc.returncode == 130
     assert err.startswith("eurosearch solve: interrupted") and "rerun the same command" in err
     assert err.count("\n") == 1                       # no traceback from any worker
-    assert wait_gone(workers) == []
+    survivors = wait_gone(workers)
+    for pid in survivors:
+        os.kill(pid, signal.SIGKILL)
+    assert survivors == []
     text = out.read_text()
     assert text.endswith("\n") and all(r["id"].startswith("gen-2-") for r in result_lines(out))
 
