@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -38,3 +41,22 @@ def wait_gone(pids: list[int], seconds: float = 20) -> list[int]:
     while time.monotonic() < deadline and any(alive(p) for p in pids):
         time.sleep(0.05)
     return [p for p in pids if alive(p)]
+
+
+def communicate_or_kill(proc: subprocess.Popen, timeout: float = 60) -> tuple[str, str]:
+    """proc.communicate(timeout); if it does not end in time, kill its whole process group
+    (it was started with start_new_session=True), so a failing test leaves nothing running."""
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise
+
+
+def kill_survivors(pids: list[int]) -> list[int]:
+    """The pids still alive after waiting for them (wait_gone); those are killed."""
+    survivors = wait_gone(pids)
+    for pid in survivors:
+        os.kill(pid, signal.SIGKILL)
+    return survivors

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from procs import children, wait_gone
+from procs import children, communicate_or_kill, kill_survivors
 
 
 def interrupt(*args: str, workers: int = 0) -> tuple[subprocess.CompletedProcess, list[int]]:
@@ -30,12 +30,7 @@ def interrupt(*args: str, workers: int = 0) -> tuple[subprocess.CompletedProcess
     time.sleep(0.5)                     # let some games finish (none finished is fine too)
     kids = children(proc.pid)
     os.killpg(proc.pid, signal.SIGINT)
-    try:
-        out, err = proc.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)    # leave nothing running when the test fails
-        proc.communicate()
-        raise
+    out, err = communicate_or_kill(proc)
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, warning + err), kids
 
 
@@ -57,9 +52,7 @@ def test_ctrl_c_during_an_arena_on_two_processes_stops_them_and_rates_the_finish
     assert d["interrupted"] is True and d["games"] < 1_000_000
     assert [a["name"] for a in d["agents"]] == ["heuristic", "random", "random #2"]
     assert r.stderr.count("\n") == 1      # the warning; no traceback from any worker
-    survivors = wait_gone(workers)
-    for pid in survivors:
-        os.kill(pid, signal.SIGKILL)
+    survivors = kill_survivors(workers)
     assert len(workers) >= 2 and survivors == []
 
 

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from procs import children, wait_gone
+from procs import children, communicate_or_kill, kill_survivors
 
 import eurosearch as es
 from eurosearch.cli import main
@@ -150,9 +150,7 @@ def test_killing_the_main_process_ends_its_workers(tmp_path):
     assert len(workers) >= 2
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()                  # not communicate(): a surviving worker holds the pipes open
-    survivors = wait_gone(workers)
-    for pid in survivors:
-        os.kill(pid, signal.SIGKILL)
+    survivors = kill_survivors(workers)
     proc.stdout.close()
     proc.stderr.close()
     assert survivors == []
@@ -246,18 +244,11 @@ def test_ctrl_c_stops_the_job_and_its_workers_and_keeps_a_resumable_file(tmp_pat
     proc = start_job(out, "--workers", "2", start_new_session=True)
     workers = children(proc.pid)
     os.killpg(proc.pid, signal.SIGINT)
-    try:
-        _, err = proc.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)    # leave nothing running when the test fails
-        proc.communicate()
-        raise
+    _, err = communicate_or_kill(proc)
     assert proc.returncode == 130
     assert err.startswith("eurosearch solve: interrupted") and "rerun the same command" in err
     assert err.count("\n") == 1                       # no traceback from any worker
-    survivors = wait_gone(workers)
-    for pid in survivors:
-        os.kill(pid, signal.SIGKILL)
+    survivors = kill_survivors(workers)
     assert survivors == []
     text = out.read_text()
     assert text.endswith("\n") and all(r["id"].startswith("gen-2-") for r in result_lines(out))
