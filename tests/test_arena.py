@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from eurosearch.arena import GameRecord, bradley_terry, pairwise, rate, run_arena, seating, wilson
+from eurosearch.arena import GameRecord, bradley_terry, format_arena, pairwise, rate, run_arena, seating, wilson
 from eurosearch.cli import main
 
 
@@ -79,7 +79,7 @@ def test_arena_cli_json_and_errors(capsys):
                  "--json", "--no-progress"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["game"] == "oh_my_goods" and out["games"] == 4
-    assert set(out["agents"][0]) == {"spec", "games", "wins", "win_rate", "win_rate_ci95", "mean_score",
+    assert set(out["agents"][0]) == {"name", "spec", "games", "wins", "win_rate", "win_rate_ci95", "mean_score",
                                      "rating", "rating_ci95"}
     assert main(["arena", "coal_baron", "--agents", "heuristic,random", "--games", "2", "--seed", "1",
                  "--json", "--no-progress"]) == 0
@@ -88,3 +88,24 @@ def test_arena_cli_json_and_errors(capsys):
     assert main(["arena", "vienna", "--agents", "random", "--games", "2"]) == 2
     assert main(["arena", "vienna", "--agents", "random,bogus,random", "--games", "2"]) == 2
     assert "valid agents" in capsys.readouterr().err
+
+
+def test_arena_warns_about_provisional_data_and_refuses_bad_worker_counts(capsys):
+    assert main(["arena", "vienna", "--agents", "random,random,random", "--games", "1", "--no-progress"]) == 0
+    assert "warning: vienna runs on provisional component data" in capsys.readouterr().err
+    for workers in ("0", "-3"):
+        assert main(["arena", "vienna", "--agents", "random,random,random", "--games", "1",
+                     "--workers", workers]) == 2
+        err = capsys.readouterr().err
+        assert err == f"eurosearch arena: --workers must be at least 1, got {workers}\n"
+    with pytest.raises(ValueError, match="workers"):
+        run_arena("vienna", ["random"] * 3, games=1, workers=0)
+
+
+def test_arena_names_repeated_agents_apart():
+    result = run_arena("oh_my_goods", ["random", "heuristic", "random"], games=3, players=2, progress=False)
+    d = result.as_dict()
+    assert [a["name"] for a in d["agents"]] == ["random", "heuristic", "random #2"]
+    assert [a["spec"] for a in d["agents"]] == ["random", "heuristic", "random"]
+    rows = format_arena(result).splitlines()[2:]
+    assert [r.split("  ")[0].strip() for r in rows] == ["random", "heuristic", "random #2"]

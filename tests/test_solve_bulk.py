@@ -14,8 +14,7 @@ import pytest
 
 import eurosearch as es
 from eurosearch.cli import main
-from eurosearch.solve import (Position, PositionError, SolveSettings, generate_positions, read_positions,
-                              repair_output, run_bulk)
+from eurosearch.solve import Position, PositionError, SolveSettings, generate_positions, read_positions, run_bulk
 
 GAME, PLAYERS = "oh_my_goods", 2
 
@@ -95,13 +94,12 @@ def test_resuming_with_other_settings_is_refused_and_bad_settings_fail_first(tmp
     assert out.read_text() == text and not (tmp_path / "new.jsonl").exists()
 
 
-def test_repair_leaves_a_complete_file_alone(tmp_path):
+def test_a_complete_file_is_left_alone(tmp_path, positions):
     out = tmp_path / "o.jsonl"
-    assert not repair_output(out)
-    out.write_text('{"id": "a", "solved": true}\n')
-    assert not repair_output(out) and out.read_text() == '{"id": "a", "solved": true}\n'
-    out.write_text("torn")
-    assert repair_output(out) and out.read_text() == ""
+    run_bulk(settings(), positions[:2], out)
+    text = out.read_text()
+    summary = run_bulk(settings(), positions[:2], out)
+    assert not summary.repaired and summary.already_done == 2 and out.read_text() == text
 
 
 def test_an_output_file_that_is_not_ours_is_refused(tmp_path, positions):
@@ -173,7 +171,7 @@ def test_duplicate_ids_are_input_errors(tmp_path, positions):
 def test_two_workers_give_the_same_results(tmp_path, positions):
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     run_bulk(settings(), positions, one, workers=1)
-    run_bulk(settings(), positions, two, workers=2, batch_size=2)
+    run_bulk(settings(), positions, two, workers=2)
     a, b = by_id(lines(one)), by_id(lines(two))
     assert a.keys() == b.keys()
     for k in a:
@@ -237,7 +235,7 @@ def test_a_small_job_runs_on_a_local_ray(tmp_path, positions):
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         out = tmp_path / "ray.jsonl"
-        summary = run_bulk(settings(), positions[:8], out, ray="auto", batch_size=2)
+        summary = run_bulk(settings(), positions[:8], out, ray="auto")
         assert summary.solved == 8
         local = tmp_path / "local.jsonl"
         run_bulk(settings(), positions[:8], local)

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import math
 import random
-from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from . import agents as agent_registry
 from .api import game as make_game
-from .match import play_game
+from .match import INTERRUPTED_NOTE, Interrupted, play_game
 from .progress import Progress
+from .workers import WorkerPool
 
 Z95 = 1.959963984540054
 
@@ -37,21 +38,33 @@ class ArenaResult:
     specs: list[str]
     records: list[GameRecord] = field(default_factory=list)
     ratings: list[tuple[float, float, float]] = field(default_factory=list)   # (rating, lo, hi)
+    data_sources: dict[str, Any] = field(default_factory=dict)
+    interrupted: bool = False   # Ctrl-C stopped it; `records` holds the finished games
+
+    @property
+    def names(self) -> list[str]:
+        """The agents' names in tables: the spec, numbered from its second time on (random #2)."""
+        out = []
+        for a, spec in enumerate(self.specs):
+            k = self.specs[:a].count(spec)
+            out.append(spec if k == 0 else f"{spec} #{k + 1}")
+        return out
 
     def as_dict(self) -> dict[str, Any]:
         out = []
-        for a, spec in enumerate(self.specs):
+        for a, (spec, name) in enumerate(zip(self.specs, self.names)):
             played = [(r.returns[s], r.scores[s]) for r in self.records for s, x in enumerate(r.seats) if x == a]
             n = len(played)
             wins = sum(w for w, _ in played)
             lo, hi = wilson(wins, n)
             rating, rlo, rhi = self.ratings[a] if self.ratings else (0.0, 0.0, 0.0)
             out.append({
-                "spec": spec, "games": n, "wins": wins, "win_rate": wins / n if n else 0.0,
+                "name": name, "spec": spec, "games": n, "wins": wins, "win_rate": wins / n if n else 0.0,
                 "win_rate_ci95": [lo, hi], "mean_score": sum(sc for _, sc in played) / n if n else 0.0,
                 "rating": rating, "rating_ci95": [rlo, rhi],
             })
-        return {"game": self.game, "games": len(self.records), "players": self.players, "agents": out}
+        return {"game": self.game, "games": len(self.records), "players": self.players,
+                "interrupted": self.interrupted, "agents": out}
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -132,55 +145,73 @@ def seating(index: int, k: int, players: int) -> list[int]:
     return [(index + j) % k for j in range(players)]
 
 
-def _play_one(job: tuple) -> GameRecord:
+def _play_one(job: tuple) -> tuple[int, GameRecord]:
+    """(index, record) of game `index` of an arena (run in a worker process or in this one)."""
     game_name, players, specs, data, options, seed, index = job
     g = make_game(game_name, players=players, data=data, options=options)
     seats = seating(index, len(specs), players)
     table = [agent_registry.make(specs[a], seed=seed * 1_000_003 + index * 31 + s) for s, a in enumerate(seats)]
     scores, returns, _, _ = play_game(g, table, random.Random(seed * 7_919 + index))
-    return GameRecord(seats, list(returns), list(scores))
+    return index, GameRecord(seats, list(returns), list(scores))
+
+
+@contextmanager
+def _games_played(workers: int) -> Iterator[Callable[[Iterable[tuple]], Iterator[tuple[int, GameRecord]]]]:
+    """A function playing arena jobs: here, or on `workers` processes that stop with the block."""
+    if workers == 1:
+        yield lambda jobs: map(_play_one, jobs)
+    else:
+        with WorkerPool(_play_one, workers) as pool:
+            yield pool.imap_unordered
 
 
 def run_arena(game_name: str, specs: Sequence[str], games: int, seed: int = 0, workers: int = 1,
               players: int | None = None, data: Any = None, options: dict[str, Any] | None = None,
               progress: bool | None = None) -> ArenaResult:
-    """Play `games` games with the agents rotating through the seats; rate them."""
+    """Play `games` games with the agents rotating through the seats; rate them.
+
+    Ctrl-C stops the worker processes and raises Interrupted, whose result rates the games
+    finished so far."""
     if games < 1:
         raise ValueError("games must be at least 1")
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
     specs = list(specs)
     for spec in specs:
         agent_registry.parse_spec(spec)   # a bad spec fails here, not in a worker
     n = players or len(specs)
-    make_game(game_name, players=n, data=data, options=options)   # checks the count and the data
+    g = make_game(game_name, players=n, data=data, options=options)   # checks the count and the data
     if len(specs) < 2:
         raise ValueError("an arena needs at least two agents")
     if len(specs) < n:
         raise ValueError(f"{n} seats but only {len(specs)} agents; give one agent per seat or more")
-    jobs = [(game_name, n, specs, data, options, seed, i) for i in range(games)]
-    result = ArenaResult(game_name, n, specs)
-    with Progress(games, "games", enabled=progress) as bar:
-        if workers <= 1:
-            for job in jobs:
-                result.records.append(_play_one(job))
+    jobs = ((game_name, n, specs, data, options, seed, i) for i in range(games))
+    result = ArenaResult(game_name, n, specs, data_sources=g.data_sources())
+    finished: dict[int, GameRecord] = {}
+    try:
+        with Progress(games, "games", enabled=progress) as bar, _games_played(workers) as play:
+            for index, record in play(jobs):
+                finished[index] = record
                 bar.update()
-        else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                for record in pool.map(_play_one, jobs, chunksize=max(1, games // (8 * workers))):
-                    result.records.append(record)
-                    bar.update()
+    except KeyboardInterrupt:
+        result.interrupted = True
+    result.records = [finished[i] for i in sorted(finished)]   # game order, however they finished
     result.ratings = rate(result.records, len(specs), seed=seed)
+    if result.interrupted:
+        raise Interrupted(result)
     return result
 
 
 def format_arena(r: ArenaResult) -> str:
     d = r.as_dict()
-    width = max(5, *(len(a["spec"]) for a in d["agents"]))
-    lines = [f"{r.game}, {r.players} players, {d['games']} games (agents rotate through the seats)",
+    width = max(5, *(len(a["name"]) for a in d["agents"]))
+    lines = [f"{r.game}, {r.players} players, {d['games']} games (agents rotate through the seats)"
+             + INTERRUPTED_NOTE * r.interrupted,
              f"{'agent':<{width}}  {'games':>5}  {'win %':>6}  {'95% interval':>15}  {'mean score':>10}  {'rating':>7}  {'95% interval':>15}"]
     for a in d["agents"]:
         lo, hi = a["win_rate_ci95"]
         rlo, rhi = a["rating_ci95"]
-        lines.append(f"{a['spec']:<{width}}  {a['games']:>5}  {100 * a['win_rate']:>5.1f}%  "
+        lines.append(f"{a['name']:<{width}}  {a['games']:>5}  {100 * a['win_rate']:>5.1f}%  "
                      f"{100 * lo:>6.1f}-{100 * hi:>5.1f}%  {a['mean_score']:>10.2f}  {a['rating']:>7.0f}  "
                      f"{rlo:>7.0f}-{rhi:>6.0f}")
     return "\n".join(lines)

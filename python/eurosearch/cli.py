@@ -33,36 +33,60 @@ def _options(text: str | None) -> dict | None:
     return value
 
 
+def _check_and_warn(game_name: str, specs: list[str], players: int, data: str | None, options: dict | None) -> None:
+    """Check the agent specs and the game (ValueError), then print provisional_warning before
+    any game is played."""
+    from . import agents
+    from .api import game
+
+    for spec in specs:
+        agents.parse_spec(spec)
+    warn = provisional_warning(game_name, game(game_name, players=players, data=data, options=options).data_sources())
+    if warn:
+        print(warn, file=sys.stderr)
+
+
 def cmd_match(args: argparse.Namespace) -> int:
-    from .match import format_table, run_match
+    from .match import Interrupted, format_table, run_match
 
     specs = [a.strip() for a in args.agents.split(",") if a.strip()]
+    code = 0
     try:
+        options = _options(args.options)
+        _check_and_warn(args.game, specs, len(specs), args.data, options)
         result = run_match(args.game, specs, args.games, args.seed, data=args.data,
-                           options=_options(args.options), progress=None if not args.no_progress else False)
+                           options=options, progress=None if not args.no_progress else False)
     except ValueError as exc:
         print(f"eurosearch match: {exc}", file=sys.stderr)
         return 2
-    warn = provisional_warning(args.game, result.data_sources)
-    if warn:
-        print(warn, file=sys.stderr)
+    except Interrupted as stop:        # Ctrl-C: the games finished so far
+        result, code = stop.result, 130
     print(json.dumps(result.as_dict()) if args.json else format_table(result))
-    return 0
+    return code
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
     from .arena import format_arena, run_arena
+    from .match import Interrupted
+    from .workers import WorkerError
 
     specs = [a.strip() for a in args.agents.split(",") if a.strip()]
+    code = 0
     try:
+        options = _options(args.options)
+        if args.workers < 1:
+            raise ValueError(f"--workers must be at least 1, got {args.workers}")
+        _check_and_warn(args.game, specs, args.players or len(specs), args.data, options)
         result = run_arena(args.game, specs, args.games, seed=args.seed, workers=args.workers,
-                           players=args.players, data=args.data, options=_options(args.options),
+                           players=args.players, data=args.data, options=options,
                            progress=False if args.no_progress else None)
-    except ValueError as exc:
+    except (ValueError, WorkerError) as exc:
         print(f"eurosearch arena: {exc}", file=sys.stderr)
         return 2
+    except Interrupted as stop:        # Ctrl-C: the games finished so far, rated
+        result, code = stop.result, 130
     print(json.dumps(result.as_dict()) if args.json else format_arena(result))
-    return 0
+    return code
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -90,7 +114,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from .api import game
-    from .solve import SolveSettings, generate_positions, read_positions, run_bulk
+    from .solve import JobError, SolveSettings, generate_positions, read_positions, run_bulk
 
     def report(msg: str) -> None:
         print(f"eurosearch solve: {msg}", file=sys.stderr)
@@ -104,7 +128,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.positions is not None:
             if not Path(args.positions).exists():
                 raise ValueError(f"no positions file {args.positions}")
-            positions = list(read_positions(args.positions, g))
+            positions = read_positions(args.positions, g)     # streamed, never held whole
         else:
             positions = generate_positions(g, args.generate, args.from_end, seed=args.seed)
         settings = SolveSettings(args.game, g.players, options, args.data, args.objective, args.mode,
@@ -112,19 +136,20 @@ def cmd_solve(args: argparse.Namespace) -> int:
         summary = run_bulk(settings, positions, args.out, workers=args.workers, on_error=args.on_error,
                            ray=args.ray, retry_unsolved=args.retry_unsolved,
                            progress=False if args.no_progress else None, report=report)
-    except ValueError as exc:
+    except (ValueError, JobError) as exc:
         report(str(exc))
         return 2
     except KeyboardInterrupt:
-        report(f"interrupted; finished results are in {args.out}, rerun the same command to go on")
+        report(f"interrupted; the finished results are kept in {args.out}, "
+               "rerun the same command to resume")
         return 130
     if args.json:
         print(json.dumps(summary.as_dict()))
     else:
         print(f"{summary.solved} solved, {summary.unsolved} not solved (limits), {len(summary.failed)} failed, "
-              f"{summary.already_done} already in {summary.out}, {len(summary.errors)} bad input line(s); "
+              f"{summary.already_done} already in {summary.out}, {summary.bad_lines} bad input line(s); "
               f"{summary.seconds:.1f}s")
-    return 1 if summary.failed or summary.errors else 0
+    return 1 if summary.failed or summary.bad_lines else 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -186,7 +211,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seconds", type=float, default=60.0, help="per position (0: no limit)")
     s.add_argument("--table-mb", type=float, default=64, help="transposition table per search")
     s.add_argument("--on-error", choices=["skip", "stop"], default="skip",
-                   help="a malformed input line: report and skip it, or reject the job")
+                   help="a malformed input line: report and skip it, or reject the job "
+                        "(stop reads the file twice: a checking pass first)")
     s.add_argument("--retry-unsolved", action="store_true", help="solve again what a limit stopped last time")
     s.add_argument("--data", help="the game's component data file (default: the bundled one)")
     s.add_argument("--options", help="rule options as JSON")
@@ -198,7 +224,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:       # Ctrl-C before a command had results to show
+        print(f"eurosearch {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

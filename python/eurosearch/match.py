@@ -12,6 +12,14 @@ from .api import CHANCE, TERMINAL, Game, game as make_game
 from .progress import Progress
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a match or an arena; ``result`` holds the games finished before it."""
+
+    def __init__(self, result: Any):
+        super().__init__()
+        self.result = result
+
+
 @dataclass
 class SeatStats:
     seat: int
@@ -35,11 +43,13 @@ class MatchResult:
     chance_events: int = 0
     data_sources: dict[str, Any] = field(default_factory=dict)
     scores: list[list[float]] = field(default_factory=list)
+    interrupted: bool = False  # Ctrl-C stopped it; `games` counts the finished ones
 
     def as_dict(self) -> dict[str, Any]:
         n = max(self.games, 1)
         return {
             "game": self.game, "players": self.players, "games": self.games, "seed": self.seed,
+            "interrupted": self.interrupted,
             "data_status": self.data_sources.get("status", ""),
             "mean_decisions": self.decisions / n, "mean_chance_events": self.chance_events / n,
             "seats": [
@@ -78,7 +88,9 @@ def run_match(
     options: dict[str, Any] | None = None,
     progress: bool | None = None,
 ) -> MatchResult:
-    """Play `games` games with agent_specs[i] in seat i; one agent per seat for the match."""
+    """Play `games` games with agent_specs[i] in seat i; one agent per seat for the match.
+
+    Ctrl-C raises Interrupted, whose result holds the games finished so far."""
     if games < 1:
         raise ValueError("games must be at least 1")
     g = make_game(game_name, players=len(agent_specs), data=data, options=options)
@@ -86,18 +98,25 @@ def run_match(
     result = MatchResult(game_name, g.players, games, seed, [SeatStats(i, spec) for i, spec in enumerate(agent_specs)],
                          data_sources=g.data_sources())
     with Progress(games, "games", enabled=progress) as bar:
-        for i in range(games):
-            rng = random.Random(seed * 1_000_003 + i)
-            scores, returns, decisions, chance = play_game(g, seats, rng)
-            for st, sc, rt, d in zip(result.seats, scores, returns, decisions):
-                st.wins += rt
-                st.score_sum += sc
-                st.decisions += d
-            result.decisions += sum(decisions)
-            result.chance_events += chance
-            result.scores.append(scores)
-            bar.update()
+        try:
+            for i in range(games):
+                rng = random.Random(seed * 1_000_003 + i)
+                scores, returns, decisions, chance = play_game(g, seats, rng)
+                for st, sc, rt, d in zip(result.seats, scores, returns, decisions):
+                    st.wins += rt
+                    st.score_sum += sc
+                    st.decisions += d
+                result.decisions += sum(decisions)
+                result.chance_events += chance
+                result.scores.append(scores)      # last: it counts the finished games
+                bar.update()
+        except KeyboardInterrupt:
+            result.games, result.interrupted = len(result.scores), True
+            raise Interrupted(result) from None
     return result
+
+
+INTERRUPTED_NOTE = " (interrupted: the games finished before Ctrl-C)"
 
 
 def format_table(r: MatchResult) -> str:
@@ -105,7 +124,7 @@ def format_table(r: MatchResult) -> str:
     n = max(r.games, 1)
     width = max(5, *(len(s.agent) for s in r.seats))
     lines = [
-        f"{r.game}, {r.players} players, {r.games} games, seed {r.seed}",
+        f"{r.game}, {r.players} players, {r.games} games, seed {r.seed}" + INTERRUPTED_NOTE * r.interrupted,
         f"{'seat':>4}  {'agent':<{width}}  {'wins':>7}  {'win %':>6}  {'mean score':>10}  {'decisions/game':>14}",
     ]
     for s in r.seats:

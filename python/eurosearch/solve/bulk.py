@@ -1,27 +1,29 @@
 """Bulk solving: many positions, on all cores or on a Ray cluster, into a resumable file.
 
 The output is JSON lines, one finished position per line, appended the moment it is solved
-with one write. A job killed at any moment therefore loses only the positions in flight; a
-torn last line (the kill landed inside a write) is cut off when the job is resumed, and every
-id already in the file is skipped. When an id appears twice (``retry_unsolved``), the last
-line is the one that counts.
+with one write (see output.py). Positions are streamed from the input to the solvers one at
+a time, so a job killed at any moment loses only the positions in flight; a torn last line
+(the kill landed inside a write) is cut off when the job is resumed, and every id already in
+the file is skipped. When an id appears twice (``retry_unsolved``), the last line counts.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sized
 
 from ..progress import Progress
+from ..workers import WorkerError, WorkerPool
+from .output import JobError, ResultFile, job_of
 from .positions import Position, PositionError
 from .solver import MODES, OBJECTIVES, solve
 
 ON_ERROR = ("skip", "stop")
+KEPT_ERRORS = 1000        # bad input lines kept in a summary (all are reported and counted)
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,8 @@ class SolveSettings:
 
 @dataclass
 class BulkSummary:
-    """How a bulk job went. ``errors`` holds (line, message) of the rejected input lines."""
+    """How a bulk job went. ``errors`` holds (line, message) of the first KEPT_ERRORS rejected
+    input lines (each is also reported as it is met); ``bad_lines`` counts them all."""
 
     out: str
     positions: int = 0        # valid positions given
@@ -52,6 +55,7 @@ class BulkSummary:
     unsolved: int = 0         # a node or time limit stopped the search
     failed: list[tuple[str, str]] = field(default_factory=list)   # (id, error) raised while solving
     errors: list[tuple[int, str]] = field(default_factory=list)
+    bad_lines: int = 0
     repaired: bool = False    # a torn last line was cut off
     seconds: float = 0.0
 
@@ -59,7 +63,7 @@ class BulkSummary:
         return {"out": self.out, "positions": self.positions, "already_done": self.already_done,
                 "solved": self.solved, "unsolved": self.unsolved,
                 "failed": [{"id": i, "error": e} for i, e in self.failed],
-                "errors": [{"line": n, "error": e} for n, e in self.errors],
+                "errors": [{"line": n, "error": e} for n, e in self.errors], "bad_lines": self.bad_lines,
                 "repaired": self.repaired, "seconds": round(self.seconds, 3)}
 
 
@@ -75,85 +79,7 @@ def check_settings(settings: SolveSettings) -> None:
         raise ValueError("max_nodes and seconds must be >= 0 (0: no limit) and table_mb > 0")
 
 
-# ---------------------------------------------------------------- the output file
-
-def repair_output(path: str | Path) -> bool:
-    """Cut a torn last line (no newline at its end) off the output; True if it had one."""
-    p = Path(path)
-    if not p.exists():
-        return False
-    size = p.stat().st_size
-    if size == 0:
-        return False
-    with open(p, "rb+") as fh:
-        fh.seek(max(0, size - 1))
-        if fh.read(1) == b"\n":
-            return False
-        # scan back for the last newline, in blocks
-        end = size
-        while end > 0:
-            start = max(0, end - 65536)
-            fh.seek(start)
-            block = fh.read(end - start)
-            i = block.rfind(b"\n")
-            if i >= 0:
-                fh.truncate(start + i + 1)
-                return True
-            end = start
-        fh.truncate(0)
-        return True
-
-
-def _job_of(rec: dict[str, Any]) -> dict[str, Any]:
-    """What a result line says about the job that made it (compared when resuming)."""
-    return {"game": rec.get("game"), "objective": rec.get("objective"), "mode": rec.get("mode"),
-            "samples": rec.get("samples") if rec.get("mode") == "info" else None}
-
-
-def finished_ids(path: str | Path, retry_unsolved: bool = False,
-                 settings: SolveSettings | None = None) -> set[str]:
-    """The ids whose result is in the output (the last line of an id decides).
-
-    With `settings`, a line solved with another game, objective, mode or sample count is a
-    ValueError: resuming must not mix two different jobs in one file."""
-    p = Path(path)
-    if not p.exists():
-        return set()
-    want = None if settings is None else {
-        "game": settings.game, "objective": settings.objective, "mode": settings.mode,
-        "samples": settings.samples if settings.mode == "info" else None}
-    status: dict[str, bool] = {}
-    with open(p, encoding="utf-8") as fh:
-        for n, text in enumerate(fh, start=1):
-            try:
-                rec = json.loads(text)
-                status[str(rec["id"])] = bool(rec.get("solved"))
-            except (json.JSONDecodeError, KeyError, TypeError):
-                raise ValueError(f"{path}, line {n}: not a result line of eurosearch solve; "
-                                 "use another --out or remove the line") from None
-            if want is not None and _job_of(rec) != want:
-                got = ", ".join(f"{k}={v}" for k, v in _job_of(rec).items() if v is not None)
-                raise ValueError(f"{path}, line {n}: a result of another job ({got}); "
-                                 "resume with the same settings or use another --out")
-    return {i for i, ok in status.items() if ok or not retry_unsolved}
-
-
-class _Appender:
-    """Appends whole lines with one write each (O_APPEND), so lines never interleave or tear."""
-
-    def __init__(self, path: str | Path):
-        self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-
-    def write(self, record: dict[str, Any]) -> None:
-        data = (json.dumps(record, separators=(",", ":")) + "\n").encode("utf-8")
-        while data:
-            data = data[os.write(self.fd, data):]
-
-    def close(self) -> None:
-        os.close(self.fd)
-
-
-# ---------------------------------------------------------------- solving a batch (in any process)
+# ---------------------------------------------------------------- solving one position (in any process)
 
 _GAMES: dict[tuple, Any] = {}
 
@@ -167,44 +93,75 @@ def _game_for(settings: SolveSettings) -> Any:
     return _GAMES[key]
 
 
-def solve_batch(settings: SolveSettings, batch: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
-    """Solve (id, state JSON) pairs; one result record per position, an ``error`` record if it fails."""
-    g = _game_for(settings)
-    out = []
-    for pid, state_json in batch:
-        try:
-            s = g.state_from_json(state_json)
-            r = solve(s, objective=settings.objective, mode=settings.mode, samples=settings.samples,
-                      seed=settings.seed, max_nodes=settings.max_nodes, seconds=settings.seconds,
-                      table_mb=settings.table_mb)
-            out.append({"id": pid, "game": settings.game, **r.as_dict(), "position": json.loads(state_json)})
-        except Exception as exc:       # reported per position; the batch goes on
-            out.append({"id": pid, "error": f"{type(exc).__name__}: {exc}"})
-    return out
+def solve_one(settings: SolveSettings, pid: str, state_json: str) -> dict[str, Any]:
+    """The result record of one position, or an ``error`` record if solving it raised."""
+    try:
+        s = _game_for(settings).state_from_json(state_json)
+        r = solve(s, objective=settings.objective, mode=settings.mode, samples=settings.samples,
+                  seed=settings.seed, max_nodes=settings.max_nodes, seconds=settings.seconds,
+                  table_mb=settings.table_mb)
+    except Exception as exc:       # reported per position; the job goes on
+        return {"id": pid, "error": f"{type(exc).__name__}: {exc}"}
+    return {"id": pid, "game": settings.game, **r.as_dict(), "position": json.loads(state_json)}
 
 
-def _solve_job(job: tuple[SolveSettings, list[tuple[str, str]]]) -> list[dict[str, Any]]:
-    return solve_batch(*job)
+def _solve_task(settings: SolveSettings, task: tuple[str, str]) -> dict[str, Any]:
+    """solve_one for a worker process, whose tasks are (id, state JSON) pairs."""
+    return solve_one(settings, *task)
 
 
 # ---------------------------------------------------------------- the job
 
-def _batches(items: Sequence[Position], size: int) -> list[list[tuple[str, str]]]:
-    pairs = [(p.id, p.state_json) for p in items]
-    return [pairs[i:i + size] for i in range(0, len(pairs), size)]
+def _screened(positions: Iterable[Position | PositionError],
+              bad: Callable[[int, str], None]) -> Iterator[Position]:
+    """The valid positions in input order; a malformed line or a repeated id goes to `bad`.
+    Only the ids are remembered, never the documents."""
+    seen: dict[str, int] = {}
+    for item in positions:
+        if isinstance(item, PositionError):
+            bad(item.line, item.message)
+        elif item.id in seen:
+            bad(item.line, f"duplicate id {item.id!r} (first on line {seen[item.id]})")
+        else:
+            seen[item.id] = item.line
+            yield item
+
+
+def _reject_malformed(positions: Iterable[Position | PositionError], say: Callable[[str], None]) -> None:
+    """``--on-error stop``: one streaming pass over the whole input; any bad line rejects the job."""
+    first: list[int] = []                  # the first line numbers, for the message
+    count = 0
+
+    def reject(line: int, message: str) -> None:
+        nonlocal count
+        say(f"line {line}: {message}")
+        count += 1
+        if len(first) < 20:
+            first.append(line)
+
+    for _ in _screened(positions, reject):
+        pass
+    if count:
+        raise ValueError(f"{count} malformed input line(s) ({', '.join(map(str, first))}); nothing solved "
+                         "(use --on-error skip to solve the others)")
 
 
 def run_bulk(settings: SolveSettings, positions: Iterable[Position | PositionError], out: str | Path, *,
-             workers: int = 1, on_error: str = "skip", ray: str | None = None, batch_size: int = 0,
+             workers: int = 1, on_error: str = "skip", ray: str | None = None,
              retry_unsolved: bool = False, progress: bool | None = None,
              report: Callable[[str], None] | None = None) -> BulkSummary:
-    """Solve every position not yet in `out`, appending one line per finished position.
+    """Solve every position not yet in `out`, appending one line per position as it finishes.
 
-    positions: Position objects, or PositionError for malformed input lines; with
-    ``on_error="stop"`` any such line rejects the job before anything is solved (ValueError
-    naming the lines), with ``"skip"`` it is reported through `report` and left out.
-    ray: None for local processes (`workers` of them), else a Ray address ("auto", or
-    "host:port"); a Ray already initialised in this process is used as it is.
+    positions: Position objects, or PositionError for malformed input lines, streamed: the
+    first position is solved before the last is read, and only ids are kept. With
+    ``on_error="stop"`` the input is read twice, a first pass rejecting the job (ValueError
+    naming the lines) if any line is malformed; give a re-iterable such as read_positions()
+    (a one-shot iterator is kept in a list for the second pass). With ``"skip"`` a bad line
+    is reported through `report` when it is met, and left out.
+    out: refused (ValueError, untouched) unless it is empty, new or a result file of this job;
+    a JobError if it is in use by another job, cannot be written, or the disk fills up.
+    ray: None for local processes (`workers` of them), else a Ray address ("auto",
+    "host:port", or "local"); a Ray already initialised in this process is used as it is.
     """
     if on_error not in ON_ERROR:
         raise ValueError(f"on_error must be one of {', '.join(ON_ERROR)}, got {on_error!r}")
@@ -214,85 +171,80 @@ def run_bulk(settings: SolveSettings, positions: Iterable[Position | PositionErr
     say = report or (lambda _msg: None)
     start = time.perf_counter()
     summary = BulkSummary(out=str(out))
-
-    valid: list[Position] = []
-    seen: dict[str, int] = {}
-    for item in positions:
-        if isinstance(item, PositionError):
-            summary.errors.append((item.line, item.message))
-            continue
-        if item.id in seen:
-            summary.errors.append((item.line, f"duplicate id {item.id!r} (first on line {seen[item.id]})"))
-            continue
-        seen[item.id] = item.line
-        valid.append(item)
-    for line, message in summary.errors:
-        say(f"line {line}: {message}" + ("" if on_error == "stop" else " (skipped)"))
-    if summary.errors and on_error == "stop":
-        lines = ", ".join(str(n) for n, _ in summary.errors[:20])
-        raise ValueError(f"{len(summary.errors)} malformed input line(s) ({lines}); nothing solved "
-                         "(use --on-error skip to solve the others)")
-    summary.positions = len(valid)
-
-    summary.repaired = repair_output(out)
-    if summary.repaired:
-        say(f"{out}: cut off a torn last line left by an interrupted run")
-    done = finished_ids(out, retry_unsolved, settings)
-    pending = [p for p in valid if p.id not in done]
-    summary.already_done = len(valid) - len(pending)
-
-    size = batch_size or max(1, min(16, len(pending) // (8 * workers) or 1))
-    batches = _batches(pending, size)
-    writer = _Appender(out)
-    bar = Progress(len(pending), "positions", enabled=progress)
-
-    def record(results: list[dict[str, Any]]) -> None:
-        for rec in results:
-            if "error" in rec:
-                summary.failed.append((rec["id"], rec["error"]))
-                say(f"position {rec['id']}: {rec['error']}")
-            else:
-                writer.write(rec)
-                if rec["solved"]:
-                    summary.solved += 1
-                else:
-                    summary.unsolved += 1
-        bar.update(len(results))
-
+    writer = ResultFile(out, _job_wanted(settings), retry_unsolved)
     try:
+        summary.repaired = writer.repaired
+        if summary.repaired:
+            say(f"{out}: cut off a torn last line left by an interrupted run")
+        ray_session = None
         if ray is not None:
-            from .ray_backend import run_on_ray
-            run_on_ray(ray, settings, batches, record)
-        elif workers == 1:
-            for b in batches:
-                record(solve_batch(settings, b))
-        else:
-            _run_local(settings, batches, workers, record)
+            from .ray_backend import connect
+            ray_session = connect(ray)
+        if on_error == "stop":
+            if iter(positions) is positions:
+                positions = list(positions)
+            _reject_malformed(positions, say)
+        _run(settings, positions, writer, summary, workers, ray_session, on_error, progress, say)
     finally:
-        bar.close()
         writer.close()
         summary.seconds = time.perf_counter() - start
     return summary
 
 
-def _run_local(settings: SolveSettings, batches: list[list[tuple[str, str]]], workers: int,
-               record: Callable[[list[dict[str, Any]]], None]) -> None:
-    """Batches on a process pool, at most 2 per worker in flight, results recorded as they finish."""
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        queue = iter(batches)
-        running = set()
-        try:
-            for b in queue:
-                running.add(pool.submit(_solve_job, (settings, b)))
-                if len(running) >= 2 * workers:
-                    finished, running = wait(running, return_when=FIRST_COMPLETED)
-                    for f in finished:
-                        record(f.result())
-            while running:
-                finished, running = wait(running, return_when=FIRST_COMPLETED)
-                for f in finished:
-                    record(f.result())
-        except BaseException:
-            for f in running:
-                f.cancel()
-            raise
+def _job_wanted(settings: SolveSettings) -> dict[str, Any]:
+    return job_of({"game": settings.game, "objective": settings.objective, "mode": settings.mode,
+                   "samples": settings.samples})
+
+
+def _run(settings: SolveSettings, positions: Iterable[Position | PositionError], writer: ResultFile,
+         summary: BulkSummary, workers: int, ray_session: Any, on_error: str, progress: bool | None,
+         say: Callable[[str], None]) -> None:
+    """Stream the positions to the solvers and every result, as it comes, into the file."""
+    bar = Progress(0, "positions", enabled=progress)
+    if bar.enabled and isinstance(positions, Sized):
+        bar.total = len(positions)          # a positions file counts its lines only for the bar
+
+    def bad(line: int, message: str) -> None:
+        summary.bad_lines += 1
+        if len(summary.errors) < KEPT_ERRORS:
+            summary.errors.append((line, message))
+        say(f"line {line}: {message}" + (" (skipped)" if on_error == "skip" else ""))
+        bar.update()
+
+    def todo() -> Iterator[tuple[str, str]]:
+        for p in _screened(positions, bad):
+            summary.positions += 1
+            if p.id in writer.done:
+                summary.already_done += 1
+                bar.update()
+            else:
+                yield p.id, p.state_json
+
+    def record(rec: dict[str, Any]) -> None:
+        if "error" in rec:
+            summary.failed.append((rec["id"], rec["error"]))
+            say(f"position {rec['id']}: {rec['error']}")
+        else:
+            writer.write(rec)
+            if rec["solved"]:
+                summary.solved += 1
+            else:
+                summary.unsolved += 1
+        bar.update()
+
+    try:
+        if ray_session is not None:
+            from .ray_backend import solve_on_ray
+            for rec in solve_on_ray(ray_session, settings, todo()):
+                record(rec)
+        elif workers == 1:
+            for pid, state_json in todo():
+                record(solve_one(settings, pid, state_json))
+        else:
+            with WorkerPool(partial(_solve_task, settings), workers) as pool:
+                for rec in pool.imap_unordered(todo()):
+                    record(rec)
+    except WorkerError as exc:
+        raise JobError(f"{exc}; the results so far are kept in {writer.path}, rerun to resume") from None
+    finally:
+        bar.close()

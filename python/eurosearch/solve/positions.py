@@ -3,7 +3,7 @@
 One input line is a JSON object ``{"id": "...", "state": {...}}`` where ``state`` is a state
 document as ``State.to_json()`` writes it (or that document as a string); a bare state
 document is accepted too. ``id`` is optional (default: ``line-<n>``). Every line is checked
-here, before anything is solved, so that a bad line is reported with its number.
+here, as it is read, so that a bad line is reported with its number.
 """
 
 from __future__ import annotations
@@ -64,16 +64,41 @@ def parse_line(text: str, line: int, game: Any) -> Position:
     return Position(str(pid) if pid is not None else f"line-{line}", line, state_json)
 
 
-def read_positions(path: str | Path, game: Any) -> Iterator[Position | PositionError]:
-    """Every non-blank line of a positions file, as a Position or the PositionError it raises."""
-    with open(path, encoding="utf-8") as fh:
-        for n, text in enumerate(fh, start=1):
-            if not text.strip():
-                continue
-            try:
-                yield parse_line(text, n, game)
-            except PositionError as exc:
-                yield exc
+class PositionFile:
+    """The positions of a JSON-lines file, read afresh at each iteration and never held in
+    memory: a Position or the PositionError it raises for every non-blank line."""
+
+    def __init__(self, path: str | Path, game: Any):
+        self.path = path
+        self.game = game
+
+    def __iter__(self) -> Iterator[Position | PositionError]:
+        with open(self.path, "rb") as fh:
+            for n, raw in enumerate(fh, start=1):
+                if not raw.strip():
+                    continue
+                try:
+                    yield parse_line(_utf8(raw, n), n, self.game)
+                except PositionError as exc:
+                    yield exc
+
+    def __len__(self) -> int:
+        """How many items an iteration yields (its non-blank lines), counted without parsing."""
+        with open(self.path, "rb") as fh:
+            return sum(1 for raw in fh if raw.strip())
+
+
+def _utf8(raw: bytes, line: int) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PositionError(line, f"not UTF-8 text (byte {exc.start + 1})") from None
+
+
+def read_positions(path: str | Path, game: Any) -> PositionFile:
+    """Every non-blank line of a positions file, as a Position or the PositionError it raises
+    (a re-iterable that streams the file)."""
+    return PositionFile(path, game)
 
 
 def decision_path(game: Any, rng: random.Random, choose: Callable[[Any], int] | None = None) -> list[Any]:
