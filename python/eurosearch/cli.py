@@ -127,6 +127,18 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 1 if summary.failed or summary.errors else 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from .play.cli import run_play
+
+    return run_play(args)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .play.cli import run_replay
+
+    return run_replay(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="eurosearch", description="Search engines for Euro board games.")
     p.add_argument("--version", action="version", version=f"eurosearch {__version__}")
@@ -193,6 +205,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     s.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
     s.set_defaults(func=cmd_solve)
+
+    from .play.cli import add_play_arguments, add_replay_arguments
+    add_play_arguments(sub.add_parser("play", help="play a game against the AI, in the terminal or the browser"))
+    sub.choices["play"].set_defaults(func=cmd_play)
+    add_replay_arguments(sub.add_parser("replay", help="print a recorded game move by move with the board"))
+    sub.choices["replay"].set_defaults(func=cmd_replay)
     return p
 
 
