@@ -79,7 +79,8 @@ class Session:
         self.seats = list(seats)
         self.record = record or new_record(g, seed, self.seats, data)
         self.states: list[State] = replay_states(g, self.record) if record else [g.initial_state()]
-        self.log: list[dict[str, Any]] = []        # per step, for the views: {player, step index}
+        # (step, viewer) -> what viewer may read of the step; a step never changes once made
+        self._seen: dict[tuple[int, int | None], tuple[str, bool]] = {}
 
     @classmethod
     def new(cls, game_name: str, players: int | None, seats: Sequence[str], seed: int = 0,
@@ -115,8 +116,8 @@ class Session:
     def _push(self, step: Step) -> None:
         s = self.state.clone()
         s.apply(step.move)
-        self.record.steps.append(step)
-        self.states.append(s)
+        self.states.append(s)           # state first: a reader in another thread never sees
+        self.record.steps.append(step)  # a step without its state
 
     def resolve_chance(self) -> list[Step]:
         """Draw every pending chance outcome (dice, cards) from the record's seed."""
@@ -186,22 +187,31 @@ class Session:
         removed = len(self.record.steps) - n
         del self.record.steps[n:]
         del self.states[n + 1:]
+        self._seen = {k: v for k, v in self._seen.items() if k[0] < n}
         return removed
 
     # --- what a seat sees of the log ---
+    def _seen_by(self, i: int, viewer: int | None) -> tuple[str, bool]:
+        """(text of step i as viewer may read it, whether viewer may see the AI's alternatives)."""
+        key = (i, viewer)
+        if key not in self._seen:
+            st = self.record.steps[i]
+            if viewer is None:
+                self._seen[key] = (st.text, True)
+            else:
+                public = not st.alternatives or mv.moves_public(self.states[i], viewer)
+                self._seen[key] = (mv.public_text(self.states[i], st.move, viewer), public)
+        return self._seen[key]
+
     def step_text(self, i: int, viewer: int | None) -> str:
         """Step i as `viewer` may read it (an opponent's secret choice stays secret)."""
         st = self.record.steps[i]
-        text = mv.public_text(self.states[i], st.move, viewer) if viewer is not None else st.text
         who = "chance" if st.player == CHANCE_PLAYER else f"P{st.player}"
-        return f"{who}: {text}"
+        return f"{who}: {self._seen_by(i, viewer)[0]}"
 
     def step_alternatives(self, i: int, viewer: int | None) -> list[dict[str, Any]]:
         """The AI's top moves at step i, when `viewer` may see them (see moves_public)."""
-        st = self.record.steps[i]
-        if viewer is None or mv.moves_public(self.states[i], viewer):
-            return st.alternatives
-        return []
+        return self.record.steps[i].alternatives if self._seen_by(i, viewer)[1] else []
 
     def run_ais(self, on_step: Callable[[Step], None] | None = None) -> None:
         """Resolve chance and let AI seats move until a person is to move or the game ends."""

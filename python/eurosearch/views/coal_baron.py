@@ -55,7 +55,7 @@ def view(state: Any, seat: int) -> View:
                   zone("tile factory", factory, f"stack {s['tiles.unknown_n'] + s['tiles.top_n'] + s['tiles.bot_n']}"),
                   zone("order display", display,
                        f"deck {s['orders.unknown_n'] + s['orders.top_n'] + s['orders.bot_n']}"),
-                  zone("coal supply", [item(c, "coal", "cube", COLOUR_TONES[c], left=s["coal"][k])
+                  zone("coal supply", [item(f"{c}{s['coal'][k]}", "coal", "cube", COLOUR_TONES[c])
                                        for k, c in enumerate(COLOURS)])]
     if s["pool"]:
         v["board"].append(zone("draft pool", [_order(d, s, c) for c in _bits(s["pool"])]))

@@ -27,7 +27,7 @@ def _item(it: dict[str, Any], color: bool, detail: bool) -> str:
 
 
 def _zone(z: dict[str, Any], color: bool, indent: str) -> list[str]:
-    cubes = all(it["kind"] in ("cube", "die") for it in z["items"])
+    cubes = all(it["kind"] in ("cube", "die") or (not it["props"] and it["kind"] != "card") for it in z["items"])
     head = f"{indent}{z['title']}:" + (f" [{z['note']}]" if z["note"] else "")
     if not z["items"]:
         return [head + " -"]
