@@ -39,7 +39,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     specs = [a.strip() for a in args.agents.split(",") if a.strip()]
     try:
         result = run_match(args.game, specs, args.games, args.seed, data=args.data,
-                           options=_options(args.options), progress=None if not args.no_progress else False)
+                           options=_options(args.options), progress=None if not args.no_progress else False,
+                           record=args.record)
     except ValueError as exc:
         print(f"eurosearch match: {exc}", file=sys.stderr)
         return 2
@@ -57,7 +58,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     try:
         result = run_arena(args.game, specs, args.games, seed=args.seed, workers=args.workers,
                            players=args.players, data=args.data, options=_options(args.options),
-                           progress=False if args.no_progress else None)
+                           progress=False if args.no_progress else None, record=args.record)
     except ValueError as exc:
         print(f"eurosearch arena: {exc}", file=sys.stderr)
         return 2
@@ -153,6 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--options", help='rule options as JSON, e.g. \'{"carriage": "furthest"}\'')
     m.add_argument("--json", action="store_true", help="print the result as one JSON object")
     m.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
+    m.add_argument("--record", metavar="DIR", help="write every game's record (JSON) into DIR")
     m.set_defaults(func=cmd_match)
 
     a = sub.add_parser("arena", help="rate agents over many games in rotating seats, on several processes")
@@ -166,6 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--options", help="rule options as JSON")
     a.add_argument("--json", action="store_true", help="print the result as one JSON object")
     a.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
+    a.add_argument("--record", metavar="DIR", help="write every game's record (JSON) into DIR")
     a.set_defaults(func=cmd_arena)
 
     b = sub.add_parser("bench", help="speed of native play, Python-driven play and the reference")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,7 @@ class GameRecord:
     seats: list[str]                           # "human" or an agent spec per seat
     steps: list[Step] = field(default_factory=list)
     data: str | None = None                    # a user's data file, if one was used
+    meta: dict[str, Any] = field(default_factory=dict)   # e.g. {"source": "match", "index": 3}
 
     def history(self) -> list[tuple[int, int, str]]:
         """The moves from the start: (player or CHANCE_PLAYER, move id, text)."""
@@ -109,8 +111,10 @@ def parse_record(text: str) -> GameRecord:
         steps.append(Step(st["player"], st["move"], st["text"], float(st.get("seconds") or 0.0), st.get("agent"),
                           list(st.get("alternatives") or [])))
     data = doc.get("data")
+    meta = doc.get("meta")
     return GameRecord(doc["game"], doc["players"], doc["options"], doc["fingerprint"], doc["seed"],
-                      [str(x) for x in doc["seats"]], steps, data if isinstance(data, str) else None)
+                      [str(x) for x in doc["seats"]], steps, data if isinstance(data, str) else None,
+                      meta if isinstance(meta, dict) else {})
 
 
 def load_record(path: str | Path) -> GameRecord:
@@ -153,3 +157,26 @@ def replay_states(g: Game, rec: GameRecord) -> list[State]:
             raise _fail(f"step {i + 1}: {exc}") from None
         states.append(s.clone())
     return states
+
+
+class Recorder:
+    """Builds the record of a game played elsewhere (``match`` and ``arena --record DIR``):
+    ``step`` is called with each move or chance outcome before it is applied."""
+
+    def __init__(self, g: Game, seed: int, seats: list[str], index: int, source: str, directory: str | Path,
+                 data: str | None = None):
+        self.record = new_record(g, seed, seats, data)
+        self.record.meta = {"source": source, "index": index}
+        self.path = Path(directory) / f"{g.name}-{source}-seed{seed}-game{index:05d}.json"
+        self.last = time.monotonic()
+
+    def step(self, state: State, player: int, move: int) -> None:
+        now = time.monotonic()
+        agent = self.record.seats[player] if player >= 0 else None
+        self.record.steps.append(Step(player, move, state.move_to_str(move),
+                                      round(now - self.last, 4) if agent else 0.0, agent))
+        self.last = now
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.record.save(self.path)
