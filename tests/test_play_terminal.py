@@ -10,7 +10,7 @@ import pytest
 
 import eurosearch as es
 from eurosearch.play import Session, load_record
-from eurosearch.play.terminal import play_terminal
+from eurosearch.play.terminal import TerminalGame, play_terminal
 
 GAMES = [("oh_my_goods", 2), ("vienna", 3), ("coal_baron", 2)]
 
@@ -37,11 +37,7 @@ def test_a_scripted_person_plays_a_whole_game(name: str, players: int) -> None:
 def test_moves_by_text_undo_hint_save_and_quit(tmp_path) -> None:
     g = es.game("oh_my_goods", players=2)
     s = Session(g, ["human", "random"], seed=1)
-    first = None
-    out = io.StringIO()
-    game = __import__("eurosearch.play.terminal", fromlist=["TerminalGame"]).TerminalGame(
-        s, io.StringIO(""), out, io.StringIO(), False)
-    game.advance()
+    TerminalGame(s, io.StringIO(""), io.StringIO(), io.StringIO(), False).advance()
     first = s.choices()[0].text
     path = tmp_path / "g.json"
     text = run(s, f"{first}\nnot a move\n99999\nundo\nhint\nsave {path}\nquit\n")

@@ -154,6 +154,14 @@ def test_a_record_replays_and_refuses_other_data_or_corruption(tmp_path) -> None
     doc["steps"][5]["move"] += 1
     with pytest.raises(StateFormatError, match="step 6"):
         Session.from_record(parse_record(json.dumps(doc)))
+    doc = json.loads(path.read_text())
+    doc["steps"][3]["alternatives"] = [{"oops": 1}]
+    with pytest.raises(StateFormatError, match="step 4: alternatives"):
+        parse_record(json.dumps(doc))
+    doc = json.loads(path.read_text())
+    doc["seats"] = ["random"]
+    with pytest.raises(StateFormatError, match="1 seats for 2 players"):
+        parse_record(json.dumps(doc))
     for bad in ("{", "[]", '{"format": 1}', path.read_text()[:200]):
         with pytest.raises(StateFormatError, match="bad game record"):
             parse_record(bad)

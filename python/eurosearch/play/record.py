@@ -108,8 +108,17 @@ def parse_record(text: str) -> GameRecord:
         if not isinstance(st, dict) or not all(isinstance(st.get(k), int) and not isinstance(st.get(k), bool)
                                                for k in ("player", "move")) or not isinstance(st.get("text"), str):
             raise _fail(f"step {i + 1} needs integer player and move and a text")
-        steps.append(Step(st["player"], st["move"], st["text"], float(st.get("seconds") or 0.0), st.get("agent"),
-                          list(st.get("alternatives") or [])))
+        alternatives = st.get("alternatives") or []
+        if not isinstance(alternatives, list) or not all(
+                isinstance(a, dict) and isinstance(a.get("text"), str) and isinstance(a.get("visits"), int)
+                and (a.get("win") is None or isinstance(a.get("win"), (int, float))) for a in alternatives):
+            raise _fail(f"step {i + 1}: alternatives must be objects with text, visits and win")
+        seconds, agent = st.get("seconds") or 0.0, st.get("agent")
+        if not isinstance(seconds, (int, float)) or (agent is not None and not isinstance(agent, str)):
+            raise _fail(f"step {i + 1}: seconds must be a number and agent a string")
+        steps.append(Step(st["player"], st["move"], st["text"], float(seconds), agent, alternatives))
+    if len(doc["seats"]) != doc["players"]:
+        raise _fail(f"{len(doc['seats'])} seats for {doc['players']} players")
     data = doc.get("data")
     meta = doc.get("meta")
     return GameRecord(doc["game"], doc["players"], doc["options"], doc["fingerprint"], doc["seed"],
