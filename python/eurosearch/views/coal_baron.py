@@ -22,7 +22,10 @@ def _order(d: Any, s: dict[str, Any], c: int) -> dict[str, Any]:
     card = d.cards[c]
     need = "".join(COLOURS[k] * card.spaces[k] for k in range(len(COLOURS)))
     have = "".join(COLOURS[k] * s["oncard"][c][k] for k in range(len(COLOURS)))
-    return item(card.id, VEHICLES[card.vehicle], "card", "white", vp=card.vp, needs=need, loaded=have)
+    it = item(card.id, VEHICLES[card.vehicle], "card", "white", vp=card.vp, needs=need)
+    if have:
+        it["props"]["loaded"] = have
+    return it
 
 
 def _tile(d: Any, t: int) -> dict[str, Any]:
