@@ -188,3 +188,16 @@ def test_undo_goes_back_any_number_of_moves() -> None:
         s.undo()
         assert len(s.record.steps) == n and s.state == st
     assert s.undo() == 0
+
+
+def test_the_hint_depends_only_on_what_the_seat_has_seen() -> None:
+    s = Session(es.game("oh_my_goods", players=2), ["human", "random"], seed=2)
+    s.run_ais()
+    for _ in range(8):
+        s.play(s.choices()[-1].move)
+        s.run_ais()
+    hint = s.hint(0, "ismcts:iterations=300")
+    other = s.state.determinize(0, 99)            # another world the seat cannot tell apart
+    assert other.to_json() != s.state.to_json() and other.to_json(viewer=0) == s.state.to_json(viewer=0)
+    s.states[-1] = other
+    assert s.hint(0, "ismcts:iterations=300").top == hint.top
