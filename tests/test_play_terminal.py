@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import time
 import subprocess
 import sys
 
@@ -71,3 +72,40 @@ def test_bad_seat_and_bad_ai_are_clear_errors() -> None:
         proc = subprocess.run([sys.executable, "-m", "eurosearch", "play", "oh_my_goods", *args],
                               input="", capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2 and "eurosearch play:" in proc.stderr, (args, proc.stderr)
+
+
+def test_on_a_terminal_the_board_is_coloured_and_the_ai_shows_a_spinner() -> None:
+    import os
+    import select
+
+    master, slave = os.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "eurosearch", "play", "vienna", "--players", "3", "--ai", "mcts:seconds=0.4", "--seed", "1"],
+        stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+    os.close(slave)
+    out = b""
+
+    def read_until(token: bytes, timeout: float = 120.0) -> None:
+        nonlocal out
+        end = time.monotonic() + timeout
+        while token not in out:
+            assert time.monotonic() < end, out[-2000:]
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if ready:
+                try:
+                    out += os.read(master, 65536)
+                except OSError:           # the child closed the terminal
+                    break
+
+    try:
+        read_until(b"> ")
+        os.write(master, b"1\n")
+        os.write(master, b"quit\n")
+        read_until(b"bye")
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    assert b"\x1b[" in out                      # colours on a terminal
+    assert b"is thinking" in out                # the spinner while an AI searches

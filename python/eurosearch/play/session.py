@@ -50,9 +50,8 @@ def analyse(state: State, player: int, spec: str, seed: int, information_sets: b
     if not isinstance(agent, MCTSAgent):
         return Analysis(agent.choose(state, player), [], time.monotonic() - start)
     ism = agent.information_sets if information_sets is None else information_sets
-    if len(moves) == 1:
-        return Analysis(moves[0], [{"move": moves[0], "text": state.move_to_str(moves[0]), "visits": 0,
-                                    "win": None}], time.monotonic() - start)
+    if len(moves) == 1:                       # nothing to weigh: no search, no alternatives
+        return Analysis(moves[0], [], time.monotonic() - start)
     root = state if ism else state.determinize(player, seed)
     found, visits, values, _ = root.mcts(
         player, iterations=agent.iterations, seconds=agent.seconds, exploration=agent.c, information_sets=ism,
@@ -81,6 +80,7 @@ class Session:
         self.states: list[State] = replay_states(g, self.record) if record else [g.initial_state()]
         # (step, viewer) -> what viewer may read of the step; a step never changes once made
         self._seen: dict[tuple[int, int | None], tuple[str, bool]] = {}
+        self._last_push = time.monotonic()          # a person's thinking time counts from here
 
     @classmethod
     def new(cls, game_name: str, players: int | None, seats: Sequence[str], seed: int = 0,
@@ -118,6 +118,7 @@ class Session:
         s.apply(step.move)
         self.states.append(s)           # state first: a reader in another thread never sees
         self.record.steps.append(step)  # a step without its state
+        self._last_push = time.monotonic()
 
     def resolve_chance(self) -> list[Step]:
         """Draw every pending chance outcome (dice, cards) from the record's seed."""
@@ -148,8 +149,11 @@ class Session:
                 return c.move
         raise IllegalMoveError(f"no legal move reads {text!r} here")
 
-    def play(self, move: int, seconds: float = 0.0) -> Step:
-        """The person to move makes `move`; IllegalMoveError (nothing changes) if not legal."""
+    def play(self, move: int, seconds: float | None = None) -> Step:
+        """The person to move makes `move`; IllegalMoveError (nothing changes) if not legal.
+        `seconds`: the time taken (default: since the step before)."""
+        if seconds is None:
+            seconds = time.monotonic() - self._last_push
         cp = self.state.current_player
         if cp < 0 or self.seats[cp] != HUMAN:
             raise IllegalMoveError("it is not a person's turn")

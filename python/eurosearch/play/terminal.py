@@ -92,9 +92,10 @@ class TerminalGame:
         i = len(self.s.record.steps) - 1
         self.say(self.s.step_text(i, self.viewer))
         top = self.s.step_alternatives(i, self.viewer)
-        if step.agent and top:
-            self.say(f"  ({step.agent}, {step.seconds:.1f}s) top moves:")
-            self.say(format_top(top))
+        if step.agent:
+            self.say(f"  ({step.agent}, {step.seconds:.1f}s)" + (" top moves:" if top else ""))
+            if top:
+                self.say(format_top(top))
 
     def report_chance(self, steps: list[Step]) -> None:
         """Chance events as they happen; a run of identical lines (hidden draws) as one."""
@@ -154,7 +155,7 @@ class TerminalGame:
             except IllegalMoveError as exc:
                 self.say(f"{exc} (type help for the commands)")
                 return True
-            self.s.play(move, time.monotonic() - self.turn_start)
+            self.s.play(move)
             self.report(self.s.record.steps[-1])
             self.advance()
             self.prompt_state()
@@ -167,10 +168,8 @@ class TerminalGame:
         self.show_board()
         self.say(f"P{self.s.to_move()} to move:")
         self.show_moves()
-        self.turn_start = time.monotonic()
 
     def run(self) -> int:
-        self.turn_start = time.monotonic()
         self.advance()
         self.prompt_state()
         while not self.s.state.is_terminal():

@@ -106,7 +106,8 @@ class WebGame:
                     entry["agent"] = st.agent
                 log.append(entry)
             analysis: list[dict[str, Any]] = []
-            last_ai = next((i for i in range(k - 1, -1, -1) if s.record.steps[i].agent), None)
+            last_ai = next((i for i in range(k - 1, -1, -1)       # the last AI move with a choice to show
+                            if s.record.steps[i].agent and s.step_alternatives(i, seat)), None)
             if last_ai is not None:
                 analysis = [{"text": a["text"], "visits": a["visits"], "win": a["win"]}
                             for a in s.step_alternatives(last_ai, seat)]
@@ -118,6 +119,7 @@ class WebGame:
             doc = {
                 "view": view(state, seat), "moves": moves, "log": log, "analysis": analysis,
                 "analysis_by": s.record.steps[last_ai].agent if last_ai is not None else None,
+                "analysis_step": last_ai + 1 if last_ai is not None else None,
                 "hint": self.hint if live and self.hint and self.hint["step"] == n else None,
                 "steps": n, "at": k, "live": live, "seat": seat, "seats": s.seats,
                 "thinking": self.busy(), "thinking_seconds": round(time.monotonic() - self.thinking_since, 1)
