@@ -228,8 +228,11 @@ def make_handler(web: WebGame) -> type[BaseHTTPRequestHandler]:
             self._send(status, json.dumps(doc).encode(), "application/json")
 
         def _body(self) -> str:
-            n = int(self.headers.get("Content-Length") or 0)
-            if n > MAX_BODY:
+            try:
+                n = int(self.headers.get("Content-Length") or 0)
+            except ValueError:
+                raise ApiError(HTTPStatus.BAD_REQUEST, "bad Content-Length") from None
+            if not 0 <= n <= MAX_BODY:
                 raise ApiError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "request too large")
             return self.rfile.read(n).decode("utf-8", errors="replace") if n else ""
 
