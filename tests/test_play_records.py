@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 
 import eurosearch as es
 from eurosearch.arena import run_arena
@@ -67,3 +68,23 @@ def test_play_load_continues_a_saved_game(tmp_path) -> None:
     assert "game over" in proc.stdout
     resumed = Session.from_record(load_record(tmp_path / "g.json"))
     assert resumed.state.to_bytes() == s.state.to_bytes() and resumed.record.history() == s.record.history()
+
+
+def test_a_match_record_loads_in_the_browser_with_a_person_in_seat_0(tmp_path) -> None:
+    import urllib.request
+
+    from eurosearch.play.web import start_server
+
+    run_match("coal_baron", ["random", "random"], games=1, seed=5, record=tmp_path)
+    path = next(tmp_path.glob("*.json"))
+    server, web = start_server(Session(es.game("vienna", players=3), ["human", "random", "random"]), port=0)
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        while web.busy():
+            time.sleep(0.01)
+        req = urllib.request.Request(base + "/api/load", data=path.read_bytes(), method="POST")
+        doc = json.loads(urllib.request.urlopen(req, timeout=60).read())
+        assert doc["over"] and doc["seat"] == 0 and doc["view"]["game"] == "coal_baron"
+        assert doc["seats"] == ["human", "random"]
+    finally:
+        server.shutdown()

@@ -9,7 +9,7 @@ import sys
 from ..api import games
 from ..errors import StateFormatError
 from .record import load_record
-from .session import HUMAN, Session, default_ai
+from .session import HUMAN, Session, default_ai, with_a_person
 
 
 def add_play_arguments(p: argparse.ArgumentParser) -> None:
@@ -60,7 +60,7 @@ def _session(args: argparse.Namespace) -> Session:
     humans = args.seat if args.seat is not None else [0]
     if args.load:
         rec = load_record(args.load)
-        seats = seat_specs(rec.players, humans, args.ai, rec.game) if (args.seat or args.ai) else rec.seats
+        seats = seat_specs(rec.players, humans, args.ai, rec.game) if (args.seat or args.ai) else with_a_person(rec.seats)
         return Session.from_record(rec, seats, data=args.data)
     if not args.game:
         raise ValueError("name a game (one of " + ", ".join(games()) + ") or give --load FILE")

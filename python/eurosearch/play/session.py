@@ -29,6 +29,15 @@ def default_ai(game_name: str) -> str:
     return DEFAULT_AI.get(game_name, FALLBACK_AI)
 
 
+def with_a_person(seats: Sequence[str]) -> list[str]:
+    """The seats of a loaded record to play or watch: an AI-only record (from match or arena)
+    gets a person in seat 0, whose view is shown and who moves if the game is unfinished."""
+    out = list(seats)
+    if HUMAN not in out and out:
+        out[0] = HUMAN
+    return out
+
+
 @dataclass
 class Analysis:
     """A search's view of one decision: the chosen move and the top moves with visits and the

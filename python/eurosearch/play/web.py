@@ -27,7 +27,7 @@ from urllib.parse import parse_qs, urlparse
 from ..errors import IllegalMoveError
 from ..views import view
 from .record import parse_record
-from .session import Session
+from .session import Session, with_a_person
 
 MAX_BODY = 16 * 1024 * 1024
 
@@ -198,7 +198,7 @@ class WebGame:
                 humans = self.session.humans()
                 seats = [("human" if p in humans else spec) for p, spec in enumerate(rec.seats)] \
                     if len(rec.seats) == len(self.session.seats) else rec.seats
-                self.session = Session.from_record(rec, seats)
+                self.session = Session.from_record(rec, with_a_person(seats))
             except ValueError as exc:
                 raise ApiError(HTTPStatus.BAD_REQUEST, str(exc)) from None
             self.hint = None
