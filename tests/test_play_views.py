@@ -63,6 +63,8 @@ def test_an_oh_my_goods_view_shows_the_own_hand_and_public_counts() -> None:
         for p in range(2):     # hand sizes come from the observation and are right for everyone
             assert v["seats"][p]["facts"]["hand"] == sum(1 for loc in full["loc"] if loc == 4 + p)
         assert v["scores"] == s.scores()
+        market = next(z for z in v["board"] if z["title"] == "market")
+        assert market["note"] == f"draw pile {sum(1 for loc in full['loc'] if loc == 0)}"
 
 
 def test_coal_baron_hides_another_players_draw5_look() -> None:
@@ -91,6 +93,9 @@ def test_every_view_and_text_renders_through_a_whole_game(name: str, players: in
                 assert len(v["seats"]) == players and v["seat"] == seat
                 assert render(v).startswith(v["title"])
                 json.dumps(v)
+                if name == "oh_my_goods":      # public counts from the observation, right all game long
+                    loc = json.loads(s.to_json())["state"]["loc"]
+                    assert [st["facts"]["hand"] for st in v["seats"]] == [loc.count(4 + p) for p in range(players)]
     assert v["over"] and v["scores"] == s.scores()
 
 

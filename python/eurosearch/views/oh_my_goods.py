@@ -33,15 +33,18 @@ def _card(data: Any, c: int) -> dict[str, Any]:
     return item(b.id, b.kind, "card", _tone(data, b.resource), **props)
 
 
-def _public_counts(state: Any, seat: int, players: int) -> tuple[list[int], int]:
+def _public_counts(state: Any, seat: int, players: int) -> tuple[list[Any], Any]:
     """Hand sizes per seat and the draw pile size, read from the seat's observation (the
-    redacted state blanks cards the seat has not seen, so it cannot count them)."""
+    redacted state blanks cards the seat has not seen, so it cannot count them). The layout
+    is observe_impl's in csrc/games/oh_my_goods.c; if its length changes, "?" is shown."""
     obs = state.observation(seat)
     base = 94 * (CARD_OBS_BASE + 2 * players)
-    hands = [0] * players
+    deck_at = base + players * PLAYER_OBS + 8 * (players + 4) + 16 + 2
+    if len(obs) != deck_at + 4 + 2 * players + 6:
+        return ["?"] * players, "?"
+    hands: list[Any] = [0] * players
     for r in range(players):
         hands[(seat + r) % players] = int(round(float(obs[base + r * PLAYER_OBS]) * 10))
-    deck_at = base + players * PLAYER_OBS + 8 * (players + 4) + 16 + 2
     return hands, int(round(float(obs[deck_at]) * 94))
 
 
