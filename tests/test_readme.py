@@ -10,8 +10,10 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -93,13 +95,42 @@ def test_every_python_block_runs_and_prints(readme_run) -> None:
 
 def test_every_command_line_is_checked() -> None:
     commands = _commands()
-    assert [c.split()[1] for c in commands] == ["match", "arena", "solve", "solve", "bench"]
+    assert [c.split()[1] for c in commands] == ["play", "play", "replay", "match", "arena", "solve", "solve", "bench"]
+
+
+def _play_in_browser(args: list[str], where: Path) -> None:
+    """`play --web`: the server starts, prints its address and serves the page; Ctrl-C ends it.
+    The one change to the README's line: any free port, so that the test never collides."""
+    env = dict(os.environ, BROWSER="true")        # webbrowser.open runs `true`, opens nothing
+    proc = subprocess.Popen([_cli(), *args[1:], "--port", "0"], cwd=where, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = proc.stdout.readline()
+        url = re.search(r"http://\S+/", line)
+        assert url, (line, proc.stderr.read() if proc.poll() is not None else "")
+        with urllib.request.urlopen(url.group(0), timeout=30) as page:
+            assert page.status == 200 and b"<html" in page.read().lower()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 @pytest.mark.parametrize("command", _commands())
 def test_command_line_runs_and_prints_a_result(command, readme_run) -> None:
     where = readme_run[0]
     args = shlex.split(command, comments=True)
+    if args[1] == "play" and "--web" in args:
+        _play_in_browser(args, where)
+        return
+    if args[1] == "play":                        # a person saves the game and quits
+        r = subprocess.run([_cli(), *args[1:]], cwd=where, input="save game.json\nquit\n",
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, (command, r.stderr)
+        assert r.stdout.strip() and (where / "game.json").exists(), r.stdout
+        return
     r = subprocess.run([_cli(), *args[1:]], cwd=where, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, (command, r.stderr)
     assert r.stdout.strip(), command

@@ -20,7 +20,9 @@ extern "C" {
 #endif
 
 #define ES_ABI_VERSION 3   /* 2: es_game_def.random_move, es_random_move;
-                              3: es_request_stop, es_watch_stops, ES_ERR_INTERRUPTED */
+                              3: es_request_stop, es_watch_stops, ES_ERR_INTERRUPTED;
+                                 es_game_def.render_view, es_render_view,
+                                 es_has_hidden_information */
 
 /* current_player() sentinels */
 #define ES_CHANCE (-1)

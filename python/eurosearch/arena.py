@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from . import agents as agent_registry
 from .api import game as make_game
 from .match import INTERRUPTED_NOTE, Interrupted, play_game
+from .play.record import Recorder
 from .progress import Progress
 from .workers import WorkerPool
 
@@ -147,11 +148,14 @@ def seating(index: int, k: int, players: int) -> list[int]:
 
 def _play_one(job: tuple) -> tuple[int, GameRecord]:
     """(index, record) of game `index` of an arena (run in a worker process or in this one)."""
-    game_name, players, specs, data, options, seed, index = job
+    game_name, players, specs, data, options, seed, index, record = job
     g = make_game(game_name, players=players, data=data, options=options)
     seats = seating(index, len(specs), players)
     table = [agent_registry.make(specs[a], seed=seed * 1_000_003 + index * 31 + s) for s, a in enumerate(seats)]
-    scores, returns, _, _ = play_game(g, table, random.Random(seed * 7_919 + index))
+    rec = Recorder(g, seed, [specs[a] for a in seats], index, "arena", record) if record is not None else None
+    scores, returns, _, _ = play_game(g, table, random.Random(seed * 7_919 + index), on_step=rec.step if rec else None)
+    if rec:
+        rec.save()
     return index, GameRecord(seats, list(returns), list(scores))
 
 
@@ -167,8 +171,9 @@ def _games_played(workers: int) -> Iterator[Callable[[Iterable[tuple]], Iterator
 
 def run_arena(game_name: str, specs: Sequence[str], games: int, seed: int = 0, workers: int = 1,
               players: int | None = None, data: Any = None, options: dict[str, Any] | None = None,
-              progress: bool | None = None) -> ArenaResult:
-    """Play `games` games with the agents rotating through the seats; rate them.
+              progress: bool | None = None, record: Any = None) -> ArenaResult:
+    """Play `games` games with the agents rotating through the seats; rate them. With
+    `record` (a directory), every game's record is written there.
 
     Ctrl-C stops the worker processes and raises Interrupted, whose result rates the games
     finished so far."""
@@ -185,7 +190,7 @@ def run_arena(game_name: str, specs: Sequence[str], games: int, seed: int = 0, w
         raise ValueError("an arena needs at least two agents")
     if len(specs) < n:
         raise ValueError(f"{n} seats but only {len(specs)} agents; give one agent per seat or more")
-    jobs = ((game_name, n, specs, data, options, seed, i) for i in range(games))
+    jobs = ((game_name, n, specs, data, options, seed, i, record) for i in range(games))
     result = ArenaResult(game_name, n, specs, data_sources=g.data_sources())
     finished: dict[int, GameRecord] = {}
     try:

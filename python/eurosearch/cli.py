@@ -55,7 +55,8 @@ def cmd_match(args: argparse.Namespace) -> int:
         options = _options(args.options)
         _check_and_warn(args.game, specs, len(specs), args.data, options)
         result = run_match(args.game, specs, args.games, args.seed, data=args.data,
-                           options=options, progress=None if not args.no_progress else False)
+                           options=options, progress=None if not args.no_progress else False,
+                           record=args.record)
     except ValueError as exc:
         print(f"eurosearch match: {exc}", file=sys.stderr)
         return 2
@@ -79,7 +80,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         _check_and_warn(args.game, specs, args.players or len(specs), args.data, options)
         result = run_arena(args.game, specs, args.games, seed=args.seed, workers=args.workers,
                            players=args.players, data=args.data, options=options,
-                           progress=False if args.no_progress else None)
+                           progress=False if args.no_progress else None, record=args.record)
     except (ValueError, WorkerError) as exc:
         print(f"eurosearch arena: {exc}", file=sys.stderr)
         return 2
@@ -152,6 +153,18 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 1 if summary.failed or summary.bad_lines else 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from .play.cli import run_play
+
+    return run_play(args)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .play.cli import run_replay
+
+    return run_replay(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="eurosearch", description="Search engines for Euro board games.")
     p.add_argument("--version", action="version", version=f"eurosearch {__version__}")
@@ -166,6 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--options", help='rule options as JSON, e.g. \'{"carriage": "furthest"}\'')
     m.add_argument("--json", action="store_true", help="print the result as one JSON object")
     m.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
+    m.add_argument("--record", metavar="DIR", help="write every game's record (JSON) into DIR")
     m.set_defaults(func=cmd_match)
 
     a = sub.add_parser("arena", help="rate agents over many games in rotating seats, on several processes")
@@ -179,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--options", help="rule options as JSON")
     a.add_argument("--json", action="store_true", help="print the result as one JSON object")
     a.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
+    a.add_argument("--record", metavar="DIR", help="write every game's record (JSON) into DIR")
     a.set_defaults(func=cmd_arena)
 
     b = sub.add_parser("bench", help="speed of native play, Python-driven play and the reference")
@@ -219,6 +234,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     s.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
     s.set_defaults(func=cmd_solve)
+
+    from .play.cli import add_play_arguments, add_replay_arguments
+    add_play_arguments(sub.add_parser("play", help="play a game against the AI, in the terminal or the browser"))
+    sub.choices["play"].set_defaults(func=cmd_play)
+    add_replay_arguments(sub.add_parser("replay", help="print a recorded game move by move with the board"))
+    sub.choices["replay"].set_defaults(func=cmd_replay)
     return p
 
 

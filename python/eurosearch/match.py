@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from . import agents as agent_registry
 from .api import CHANCE, TERMINAL, Game, game as make_game
+from .play.record import Recorder
 from .progress import Progress
 
 
@@ -60,8 +61,10 @@ class MatchResult:
         }
 
 
-def play_game(g: Game, seats: Sequence[Any], rng: random.Random) -> tuple[list[float], list[float], list[int], int]:
-    """One game from the initial state; chance drawn from `rng`.
+def play_game(g: Game, seats: Sequence[Any], rng: random.Random,
+              on_step: Callable[[Any, int, int], None] | None = None) -> tuple[list[float], list[float], list[int], int]:
+    """One game from the initial state; chance drawn from `rng`; `on_step(state, player,
+    move)` sees every move and chance outcome before it is applied (game records).
 
     Returns (scores, returns, decisions per seat, chance events)."""
     s = g.initial_state()
@@ -72,11 +75,14 @@ def play_game(g: Game, seats: Sequence[Any], rng: random.Random) -> tuple[list[f
         if cp == TERMINAL:
             return s.scores(), s.returns(), decisions, chance
         if cp == CHANCE:
-            s.apply(s.sample_chance(rng.getrandbits(64)))
+            move = s.sample_chance(rng.getrandbits(64))
             chance += 1
         else:
-            s.apply(seats[cp].choose(s, cp))
+            move = seats[cp].choose(s, cp)
             decisions[cp] += 1
+        if on_step:
+            on_step(s, cp, move)
+        s.apply(move)
 
 
 def run_match(
@@ -87,10 +93,11 @@ def run_match(
     data: str | Path | None = None,
     options: dict[str, Any] | None = None,
     progress: bool | None = None,
+    record: str | Path | None = None,
 ) -> MatchResult:
     """Play `games` games with agent_specs[i] in seat i; one agent per seat for the match.
-
-    Ctrl-C raises Interrupted, whose result holds the games finished so far."""
+    With `record`, every game's record is written into that directory. Ctrl-C raises
+    Interrupted, whose result holds the games finished so far."""
     if games < 1:
         raise ValueError("games must be at least 1")
     g = make_game(game_name, players=len(agent_specs), data=data, options=options)
@@ -101,7 +108,10 @@ def run_match(
         try:
             for i in range(games):
                 rng = random.Random(seed * 1_000_003 + i)
-                scores, returns, decisions, chance = play_game(g, seats, rng)
+                rec = Recorder(g, seed, list(agent_specs), i, "match", record) if record is not None else None
+                scores, returns, decisions, chance = play_game(g, seats, rng, on_step=rec.step if rec else None)
+                if rec:
+                    rec.save()
                 for st, sc, rt, d in zip(result.seats, scores, returns, decisions):
                     st.wins += rt
                     st.score_sum += sc
