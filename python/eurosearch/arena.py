@@ -195,8 +195,8 @@ def run_arena(game_name: str, specs: Sequence[str], games: int, seed: int = 0, w
     finished: dict[int, GameRecord] = {}
     try:
         with Progress(games, "games", enabled=progress) as bar, _games_played(workers) as play:
-            for index, record in play(jobs):
-                finished[index] = record
+            for index, played in play(jobs):
+                finished[index] = played
                 bar.update()
     except KeyboardInterrupt:
         result.interrupted = True

@@ -7,7 +7,6 @@ is never replayed on different cards.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from dataclasses import asdict, dataclass, field
@@ -22,13 +21,10 @@ CHANCE_PLAYER = -1
 
 
 def data_fingerprint(g: Game) -> str:
-    """A short hash of the game's data table, option array and player count: two games with
-    the same fingerprint play by the same rules on the same components."""
-    h = hashlib.sha256()
-    h.update(f"{g.name}/{g.players}/".encode())
-    h.update(json.dumps([int(x) for x in g.spec.table(g.data)]).encode())
-    h.update(json.dumps([int(x) for x in g.spec.option_array(g.options)]).encode())
-    return h.hexdigest()[:16]
+    """The game's fingerprint (its data table and options, as the core hashes them for the
+    binary and JSON state forms): two games with the same fingerprint and player count play by
+    the same rules on the same components."""
+    return g.fingerprint
 
 
 @dataclass
@@ -157,10 +153,10 @@ def replay_states(g: Game, rec: GameRecord) -> list[State]:
         cp = s.current_player
         if cp != st.player:
             raise _fail(f"step {i + 1} is by {st.player}, but {cp} is to move")
-        text = s.move_to_str(st.move)
-        if text != st.text:
-            raise _fail(f"step {i + 1} reads {st.text!r}, but move {st.move} is {text!r} here")
         try:
+            text = s.move_to_str(st.move)     # IllegalMoveError for a move that is not legal here
+            if text != st.text:
+                raise _fail(f"step {i + 1} reads {st.text!r}, but move {st.move} is {text!r} here")
             s.apply(st.move)
         except IllegalMoveError as exc:
             raise _fail(f"step {i + 1}: {exc}") from None
