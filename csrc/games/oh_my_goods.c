@@ -1541,6 +1541,13 @@ static es_move omg_move_view(const es_game *g, const void *vs, es_move m, int vi
 
 #define BAD(msg) do { if (err && errlen) snprintf(err, errlen, "invalid oh_my_goods state: %s", msg); return ES_ERR_FORMAT; } while (0)
 
+/* Slot k of p exists and produces. The validator meets slot numbers before it has related
+ * them to everything else, so unlike producing() this is safe for any k once the slot table
+ * is bounded (slot 0 is empty until p's Charburner is dealt). */
+static int producing_slot(const omg_data *d, const omg_state *s, int p, int k) {
+    return IN(k, 0, s->n_slots[p] - 1) && (k > 0 || s->charburner[p] >= 0) && producing(d, s, p, k);
+}
+
 static int omg_validate(const es_game *g, const void *vs, char *err, size_t errlen) {
     const omg_state *s = (const omg_state *)vs;
     const omg_data *d = DATA(g);
@@ -1551,6 +1558,16 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
         if (s->loc[c] == OMG_L_DECK && (s->seen[c] & ~s->deck_known)) BAD("draw-pile knowledge");
     if (s->start >= n || !IN(s->actor, -1, n - 1)) BAD("player out of range");
     if (s->round > g->options[OMG_OPT_ROUND_CAP]) BAD("round out of range");
+    /* Bounds first: the slot table (slot counts, built cards, Charburners) is what most
+     * checks below index through, so it is bounded before any of them reads it. */
+    for (int p = 0; p < OMG_MAXP; p++) {
+        if (p < n ? !IN(s->n_slots[p], 1, OMG_SLOTS) : s->n_slots[p] != 0) BAD("slot count");
+        if (!IN(s->charburner[p], -1, OMG_NCB - 1) || (p >= n && s->charburner[p] != -1)) BAD("Charburner index");
+        for (int k = 0; k < OMG_SLOTS; k++) {
+            int c = s->slot_card[p][k];
+            if (k == 0 || k >= s->n_slots[p] ? c != -1 : !IN(c, 0, OMG_NCARDS - 1)) BAD("slot card");
+        }
+    }
     /* cards: the masks agree with the locations, and each location is a real place */
     uint64_t deck[2] = {0, 0}, discard[2] = {0, 0}, market[2] = {0, 0}, hand[OMG_MAXP][2];
     uint8_t goods[OMG_MAXP][OMG_SLOTS];
@@ -1571,7 +1588,7 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
             if (found != 1) BAD("built card not in a slot");
         } else if (l >= OMG_L_GOOD && l < OMG_L_GOOD + n * OMG_SLOTS) {
             int p = (l - OMG_L_GOOD) / OMG_SLOTS, k = (l - OMG_L_GOOD) % OMG_SLOTS;
-            if (k >= s->n_slots[p] || !producing(d, s, p, k)) BAD("good on a missing or non-producing slot");
+            if (!producing_slot(d, s, p, k)) BAD("good on a missing or non-producing slot");
             goods[p][k]++;
         } else {
             BAD("card in an unknown place");
@@ -1589,21 +1606,17 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
     if (memcmp(goods, s->goods_n, sizeof goods)) BAD("goods counts do not match the cards");
     for (int p = 0; p < n; p++) {
         if (s->pending[p][0] & ~s->hand[p][0] || s->pending[p][1] & ~s->hand[p][1]) BAD("pending cards not in hand");
-        if (!IN(s->n_slots[p], 1, OMG_SLOTS)) BAD("slot count");
         for (int k = 0; k < OMG_SLOTS; k++) {
-            int c = s->slot_card[p][k];
-            if (k == 0 || k >= s->n_slots[p] ? c != -1 : !IN(c, 0, OMG_NCARDS - 1) || s->loc[c] != OMG_L_BUILT + p)
-                BAD("slot card");
+            if (IN(k, 1, s->n_slots[p] - 1) && s->loc[s->slot_card[p][k]] != OMG_L_BUILT + p) BAD("slot card");
             if (s->reserved[p][k] > s->goods_n[p][k]) BAD("reserved goods");
         }
         if ((s->stage != OMG_ST_CHARBURNER || p < s->idx) != (s->charburner[p] >= 0)) BAD("Charburner dealt out of order");
-        if (!IN(s->charburner[p], -1, OMG_NCB - 1)) BAD("Charburner index");
         for (int q = 0; q < p; q++)
             if (s->charburner[p] >= 0 && s->charburner[p] == s->charburner[q]) BAD("Charburner dealt twice");
         if (!IN(s->worker_slot[p], -1, s->n_slots[p] - 1) || s->worker_exact[p] > 1) BAD("worker");
-        if (s->worker_slot[p] >= 0 && !producing(d, s, p, s->worker_slot[p])) BAD("worker on an office");
+        if (s->worker_slot[p] >= 0 && !producing_slot(d, s, p, s->worker_slot[p])) BAD("worker on an office");
         if (!IN(s->pend_worker[p], -1, s->n_slots[p] - 1) || s->pend_exact[p] > 1) BAD("pending worker");
-        if (s->pend_worker[p] >= 0 && !producing(d, s, p, s->pend_worker[p])) BAD("pending worker on an office");
+        if (s->pend_worker[p] >= 0 && !producing_slot(d, s, p, s->pend_worker[p])) BAD("pending worker on an office");
         if (s->aside[p] != -1 && (!IN(s->aside[p], 0, OMG_NCARDS - 1) || s->loc[s->aside[p]] != OMG_L_ASIDE + p)) BAD("set-aside card");
         if (s->pend_aside[p] != -1 && (!IN(s->pend_aside[p], 0, OMG_NCARDS - 1) || !es_bits128_test(s->hand[p], s->pend_aside[p])))
             BAD("pending set-aside card");
@@ -1620,9 +1633,9 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
         if (!IN(o, -3, n - 1) || s->asst_side[a] > 1) BAD("assistant");
         if (o >= 0) {
             int k = s->asst_slot[a];
-            if (!IN(k, 0, s->n_slots[o] - 1) || !producing(d, s, o, k) || ((used_slots[o] >> k) & 1)) BAD("assistant slot");
+            if (!producing_slot(d, s, o, k) || ((used_slots[o] >> k) & 1)) BAD("assistant slot");
             used_slots[o] |= BIT(k);
-            if (s->pend_move[a] != -1 && (!IN(s->pend_move[a], 0, s->n_slots[o] - 1) || !producing(d, s, o, s->pend_move[a])))
+            if (s->pend_move[a] != -1 && !producing_slot(d, s, o, s->pend_move[a]))
                 BAD("pending assistant move");
         } else if (s->asst_slot[a] != -1 || s->pend_move[a] != -1) {
             BAD("assistant not owned has a slot");
@@ -1658,7 +1671,7 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
                                 : s->chain_in1 - CH_GOOD >= s->n_slots[s->take_player])))
         BAD("chain input");
     if (s->sub == OMG_SUB_SUPPLY) {
-        if (s->stage != OMG_ST_P4_PRODUCE || s->sup_slot >= s->n_slots[order(g, s, s->idx)] || s->sup_any > 1 ||
+        if (s->stage != OMG_ST_P4_PRODUCE || s->idx >= n || s->sup_slot >= s->n_slots[order(g, s, s->idx)] || s->sup_any > 1 ||
             !IN(s->sup_goods, 1, 2) || (s->sup_last != NONE8 && s->sup_last >= OMG_NCARDS))
             BAD("supply");
         for (int r = 0; r <= OMG_NRES; r++) if (s->sup_need[r] > 15) BAD("supply need");
@@ -1669,7 +1682,7 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
             (s->draw_dest == OMG_D_MARKET && (s->draw_player < 1 || s->row_suns > 2)) ||
             (s->draw_dest == OMG_D_HAND && s->row_suns) || (s->draw_dest == OMG_D_GOOD && s->row_suns > 7))
             BAD("draw");
-        if (s->draw_dest == OMG_D_GOOD && !producing(d, s, s->draw_player, s->draw_slot)) BAD("goods drawn onto an office");
+        if (s->draw_dest == OMG_D_GOOD && !producing_slot(d, s, s->draw_player, s->draw_slot)) BAD("goods drawn onto an office");
         /* each stage draws for one purpose: who draws, where and how many follow from it */
         int who = s->idx < n ? order(g, s, s->idx) : -1, ok;
         switch (s->stage) {
@@ -1765,7 +1778,7 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
                 BAD("an assistant-move payment");
             if (s->pay_for == OMG_PAY_BUILD && (s->aside[p] < 0 || s->pay_cost != d->card[s->aside[p]].cost)) BAD("a build payment");
             if (s->pay_for == OMG_PAY_HIRE &&
-                (s->asst_owner[a] != -1 || assistants_of(s, p) >= OMG_MAX_ASSISTANTS || !producing(d, s, p, k) ||
+                (s->asst_owner[a] != -1 || assistants_of(s, p) >= OMG_MAX_ASSISTANTS || !producing_slot(d, s, p, k) ||
                  ((assistant_slots(s, p, 0) >> k) & 1) || s->pay_cost != d->asst_cost[a][s->asst_side[a]]))
                 BAD("a hiring payment");
         }
@@ -1775,7 +1788,7 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
                 BAD("a payment's goods leaving for another purpose");
             if (s->take_after == TAKE_AFTER_HIRE) {
                 int a = s->pay_arg >> 4, k = s->pay_arg & 15;
-                if (s->asst_owner[a] != -1 || assistants_of(s, cur) >= OMG_MAX_ASSISTANTS || !producing(d, s, cur, k) ||
+                if (s->asst_owner[a] != -1 || assistants_of(s, cur) >= OMG_MAX_ASSISTANTS || !producing_slot(d, s, cur, k) ||
                     ((assistant_slots(s, cur, 0) >> k) & 1))
                     BAD("a hire that cannot happen");
             }
