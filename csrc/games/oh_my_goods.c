@@ -1548,6 +1548,15 @@ static int producing_slot(const omg_data *d, const omg_state *s, int p, int k) {
     return IN(k, 0, s->n_slots[p] - 1) && (k > 0 || s->charburner[p] >= 0) && producing(d, s, p, k);
 }
 
+/* p holds phase II choices not yet revealed: assistant moves, the worker, a set-aside card,
+ * goods promised to a payment. */
+static int holds_phase2_choices(const omg_state *s, int p) {
+    int held = s->pend_worker[p] >= 0 || s->pend_aside[p] >= 0;
+    for (int k = 0; k < OMG_SLOTS; k++) held |= s->reserved[p][k] != 0;
+    for (int a = 0; a < OMG_NASSIST; a++) held |= s->asst_owner[a] == p && s->pend_move[a] >= 0;
+    return held;
+}
+
 static int omg_validate(const es_game *g, const void *vs, char *err, size_t errlen) {
     const omg_state *s = (const omg_state *)vs;
     const omg_data *d = DATA(g);
@@ -1615,7 +1624,7 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
             if (s->charburner[p] >= 0 && s->charburner[p] == s->charburner[q]) BAD("Charburner dealt twice");
         if (!IN(s->worker_slot[p], -1, s->n_slots[p] - 1) || s->worker_exact[p] > 1) BAD("worker");
         if (s->worker_slot[p] >= 0 && !producing_slot(d, s, p, s->worker_slot[p])) BAD("worker on an office");
-        if (!IN(s->pend_worker[p], -1, s->n_slots[p] - 1) || s->pend_exact[p] > 1) BAD("pending worker");
+        if (!IN(s->pend_worker[p], -1, s->n_slots[p] - 1) || s->pend_exact[p] > (s->pend_worker[p] >= 0)) BAD("pending worker");
         if (s->pend_worker[p] >= 0 && !producing_slot(d, s, p, s->pend_worker[p])) BAD("pending worker on an office");
         if (s->aside[p] != -1 && (!IN(s->aside[p], 0, OMG_NCARDS - 1) || s->loc[s->aside[p]] != OMG_L_ASIDE + p)) BAD("set-aside card");
         if (s->pend_aside[p] != -1 && (!IN(s->pend_aside[p], 0, OMG_NCARDS - 1) || !es_bits128_test(s->hand[p], s->pend_aside[p])))
@@ -1663,6 +1672,8 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
         for (int k = 0; k < OMG_SLOTS; k++)
             if (s->take_left[k] > s->goods_n[s->take_player][k]) BAD("take more goods than the slot holds");
         if (!IN(s->take_after, TAKE_AFTER_BUILD, TAKE_AFTER_CHAIN)) BAD("take continuation");
+        /* a chain's goods go to its building, a payment's and a reveal's to the discard pile */
+        if ((s->take_dest_slot == NONE8) == (s->take_after == TAKE_AFTER_CHAIN)) BAD("take destination");
         if (s->take_after == TAKE_AFTER_BUILD && s->aside[s->take_player] < 0) BAD("build without a card");
         if (s->take_after == TAKE_AFTER_HIRE && ((s->pay_arg >> 4) >= OMG_NASSIST || (s->pay_arg & 15) >= s->n_slots[s->take_player])) BAD("hire");
     }
@@ -1728,10 +1739,7 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
             if ((s->pending[p][0] | s->pending[p][1]) && !exhaust_ok && !(st == OMG_ST_P1_COMMIT && turn <= s->idx))
                 BAD("a redraw choice outside phase I");
             int p2 = (st == OMG_ST_P2_COMMIT && turn <= s->idx) || (st == OMG_ST_P2_REVEAL && turn >= s->idx);
-            int promised = s->pend_worker[p] >= 0 || s->pend_aside[p] >= 0;
-            for (int k = 0; k < OMG_SLOTS; k++) promised |= s->reserved[p][k] != 0;
-            for (int a = 0; a < OMG_NASSIST; a++) promised |= s->asst_owner[a] == p && s->pend_move[a] >= 0;
-            if (promised && !p2) BAD("a phase II choice outside phase II");
+            if (holds_phase2_choices(s, p) && !p2) BAD("a phase II choice outside phase II");
             int revealed = turn < s->idx || (turn == s->idx && sub == OMG_SUB_TAKE);   /* being revealed */
             int placed = (st == OMG_ST_P2_REVEAL && revealed) || st == OMG_ST_SUNSET || in_p4;
             if (s->worker_slot[p] >= 0 && !placed) BAD("a worker outside the round's production");
@@ -1793,9 +1801,7 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
                     BAD("a hire that cannot happen");
             }
             if (s->take_after == TAKE_AFTER_REVEAL) {
-                int promised = s->pend_worker[cur] >= 0 || s->pend_aside[cur] >= 0;
-                for (int k = 0; k < OMG_SLOTS; k++) promised |= s->reserved[cur][k] != 0;
-                if (promised) BAD("a reveal still holding choices");
+                if (holds_phase2_choices(s, cur)) BAD("a reveal still holding choices");
             }
         }
     }
