@@ -32,7 +32,7 @@ SANITIZED_TESTS = [
     "tests/test_validation_closure.py",
 ]
 #: smaller example counts than the plain suite: an instrumented build runs a few times slower
-SANITIZED_ENV = {"ES_FUZZ_EXAMPLES": "120", "ES_HARDEN_EVERY": "5"}
+SANITIZED_ENV = {"ES_FUZZ_EXAMPLES": "120", "ES_HARDEN_EVERY": "5", "ES_CLOSURE_EVERY": "25"}
 BUILD_TIMEOUT = 900
 RUN_TIMEOUT = 1200
 REPORT_MARKERS = ("runtime error", "AddressSanitizer", "UndefinedBehaviorSanitizer", "LeakSanitizer")
