@@ -192,15 +192,22 @@ def _edit(doc: dict, data) -> None:
             state[data.draw(st.text(min_size=1, max_size=8))] = 0
 
 
-def load_valid_or_reject(g, doc, data) -> None:
-    """An edited document either raises StateFormatError or loads a fully valid state."""
+def load_or_none(g, doc):
+    """The state an edited document loads as, or None when it raises StateFormatError."""
     try:
         loaded = g.state_from_json(json.dumps(doc))
     except es.StateFormatError:
         event("rejected")
-        return
+        return None
     event("loaded")
-    check_valid_state(g, loaded, random.Random(data.draw(st.integers(0, 2**32))))
+    return loaded
+
+
+def load_valid_or_reject(g, doc, data) -> None:
+    """An edited document either raises StateFormatError or loads a fully valid state."""
+    loaded = load_or_none(g, doc)
+    if loaded is not None:
+        check_valid_state(g, loaded, random.Random(data.draw(st.integers(0, 2**32))))
 
 
 @FUZZ

@@ -15,6 +15,7 @@
 #define ES_MAX_STATE_SIZE 8192   /* scratch states live on the stack */
 
 static int observation_fits(const es_game *g);
+static uint8_t *unreflected_mask(const es_game_def *def);
 
 static void set_err(char *err, size_t errlen, const char *msg) {
     if (err && errlen) snprintf(err, errlen, "%s", msg);
@@ -52,6 +53,12 @@ es_game *es_game_new(const char *name, int players, const int32_t *table, size_t
         set_err(err, errlen, "out of memory");
         return NULL;
     }
+    g->unreflected = unreflected_mask(def);
+    if (!g->unreflected) {
+        set_err(err, errlen, "internal error: the reflection table does not fit the state");
+        free(g);
+        return NULL;
+    }
     g->def = def;
     g->players = players;
     for (int i = 0; i < def->n_options; i++)
@@ -59,6 +66,7 @@ es_game *es_game_new(const char *name, int players, const int32_t *table, size_t
     uint64_t h = es_hash_bytes(table, table_len * sizeof(int32_t), 0x5EEDull);
     g->data_fingerprint = es_hash_bytes(g->options, sizeof g->options, h);
     if (def->setup(g, table, table_len, err, errlen) != ES_OK) {
+        free(g->unreflected);
         free(g);
         return NULL;
     }
@@ -91,7 +99,38 @@ void es_game_free(es_game *g) {
         g->def->teardown(g);
     else
         free(g->data);   /* the usual case: one block of tables built by setup() */
+    free(g->unreflected);
     free(g);
+}
+
+static size_t field_type_bytes(uint8_t type) {
+    switch (type) {
+    case ES_U8: case ES_I8: return 1;
+    case ES_U16: return 2;
+    case ES_U32: return 4;
+    case ES_U64: return 8;
+    default: return 0;
+    }
+}
+
+/* The state bytes no reflected field covers (0xFF each), or NULL when a field has an unknown
+ * type, lies outside the state or overlaps another: one byte would then have two meanings. */
+static uint8_t *unreflected_mask(const es_game_def *def) {
+    uint8_t *mask = (uint8_t *)malloc(def->state_size ? def->state_size : 1);
+    if (!mask) return NULL;
+    memset(mask, 0xFF, def->state_size);
+    for (int i = 0; i < def->n_fields; i++) {
+        const es_field_desc *f = &def->fields[i];
+        size_t bytes = field_type_bytes(f->type) * f->dim0 * (f->dim1 ? f->dim1 : 1);
+        int ok = bytes > 0 && f->offset + bytes <= def->state_size;
+        for (size_t b = 0; ok && b < bytes; b++) ok = mask[f->offset + b] == 0xFF;
+        if (!ok) {
+            free(mask);
+            return NULL;
+        }
+        memset(mask + f->offset, 0, bytes);
+    }
+    return mask;
 }
 
 size_t es_state_size(const es_game *g) { return g->def->state_size; }
@@ -265,6 +304,17 @@ int es_encode(const es_game *g, const void *s, uint8_t *buf, size_t cap) {
 }
 
 int es_validate(const es_game *g, const void *s, char *err, size_t errlen) {
+    /* One byte form per state: padding and unused tail bytes are zero, as es_init leaves
+     * them; otherwise equal states would compare and hash differently. */
+    const uint8_t *bytes = (const uint8_t *)s;
+    for (size_t i = 0; i < g->def->state_size; i++) {
+        if (bytes[i] & g->unreflected[i]) {
+            char msg[120];
+            snprintf(msg, sizeof msg, "byte %zu of the state is outside every field and not zero", i);
+            set_err(err, errlen, msg);
+            return ES_ERR_FORMAT;
+        }
+    }
     if (g->def->validate(g, s, err, errlen) != ES_OK) return ES_ERR_FORMAT;
     /* Every node a state can be in must offer something to do. */
     es_move moves[ES_STACK_MOVES];

@@ -88,9 +88,10 @@ enum {
 };
 enum { CB_BUF_NONE, CB_BUF_TILES, CB_BUF_ORDERS };
 
-/* The whole state: fixed size, no pointers (a clone is a memcpy), no padding (every byte is a
- * field the reflection table names). Colour-indexed arrays: index c = Y, B, G, K; the minecart
- * arrays are per level c+1. */
+/* The whole state: fixed size, no pointers (a clone is a memcpy). Every byte is a field the
+ * reflection table names except the 2 bytes of tail padding after `reserved`, which
+ * es_validate requires to be zero (one byte form per state). Colour-indexed arrays: index
+ * c = Y, B, G, K; the minecart arrays are per level c+1. */
 typedef struct cb_state {
     es_kdeck tiles;                        /* the tunnel-tile stack (types 0..15) */
     es_kdeck orders;                       /* the order deck (cards 0..43) */

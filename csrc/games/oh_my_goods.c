@@ -1568,6 +1568,22 @@ static es_move omg_move_view(const es_game *g, const void *vs, es_move m, int vi
 
 #define BAD(msg) do { if (err && errlen) snprintf(err, errlen, "invalid oh_my_goods state: %s", msg); return ES_ERR_FORMAT; } while (0)
 
+/* Slot k of p exists and produces. The validator meets slot numbers before it has related
+ * them to everything else, so unlike producing() this is safe for any k once the slot table
+ * is bounded (slot 0 is empty until p's Charburner is dealt). */
+static int producing_slot(const omg_data *d, const omg_state *s, int p, int k) {
+    return IN(k, 0, s->n_slots[p] - 1) && (k > 0 || s->charburner[p] >= 0) && producing(d, s, p, k);
+}
+
+/* p holds phase II choices not yet revealed: assistant moves, the worker, a set-aside card,
+ * goods promised to a payment. */
+static int holds_phase2_choices(const omg_state *s, int p) {
+    int held = s->pend_worker[p] >= 0 || s->pend_aside[p] >= 0;
+    for (int k = 0; k < OMG_SLOTS; k++) held |= s->reserved[p][k] != 0;
+    for (int a = 0; a < OMG_NASSIST; a++) held |= s->asst_owner[a] == p && s->pend_move[a] >= 0;
+    return held;
+}
+
 static int omg_validate(const es_game *g, const void *vs, char *err, size_t errlen) {
     const omg_state *s = (const omg_state *)vs;
     const omg_data *d = DATA(g);
@@ -1578,6 +1594,16 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
         if (s->loc[c] == OMG_L_DECK && (s->seen[c] & ~s->deck_known)) BAD("draw-pile knowledge");
     if (s->start >= n || !IN(s->actor, -1, n - 1)) BAD("player out of range");
     if (s->round > g->options[OMG_OPT_ROUND_CAP]) BAD("round out of range");
+    /* Bounds first: the slot table (slot counts, built cards, Charburners) is what most
+     * checks below index through, so it is bounded before any of them reads it. */
+    for (int p = 0; p < OMG_MAXP; p++) {
+        if (p < n ? !IN(s->n_slots[p], 1, OMG_SLOTS) : s->n_slots[p] != 0) BAD("slot count");
+        if (!IN(s->charburner[p], -1, OMG_NCB - 1) || (p >= n && s->charburner[p] != -1)) BAD("Charburner index");
+        for (int k = 0; k < OMG_SLOTS; k++) {
+            int c = s->slot_card[p][k];
+            if (k == 0 || k >= s->n_slots[p] ? c != -1 : !IN(c, 0, OMG_NCARDS - 1)) BAD("slot card");
+        }
+    }
     /* cards: the masks agree with the locations, and each location is a real place */
     uint64_t deck[2] = {0, 0}, discard[2] = {0, 0}, market[2] = {0, 0}, hand[OMG_MAXP][2];
     uint8_t goods[OMG_MAXP][OMG_SLOTS];
@@ -1598,7 +1624,7 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
             if (found != 1) BAD("built card not in a slot");
         } else if (l >= OMG_L_GOOD && l < OMG_L_GOOD + n * OMG_SLOTS) {
             int p = (l - OMG_L_GOOD) / OMG_SLOTS, k = (l - OMG_L_GOOD) % OMG_SLOTS;
-            if (k >= s->n_slots[p] || !producing(d, s, p, k)) BAD("good on a missing or non-producing slot");
+            if (!producing_slot(d, s, p, k)) BAD("good on a missing or non-producing slot");
             goods[p][k]++;
         } else {
             BAD("card in an unknown place");
@@ -1616,21 +1642,17 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
     if (memcmp(goods, s->goods_n, sizeof goods)) BAD("goods counts do not match the cards");
     for (int p = 0; p < n; p++) {
         if (s->pending[p][0] & ~s->hand[p][0] || s->pending[p][1] & ~s->hand[p][1]) BAD("pending cards not in hand");
-        if (!IN(s->n_slots[p], 1, OMG_SLOTS)) BAD("slot count");
         for (int k = 0; k < OMG_SLOTS; k++) {
-            int c = s->slot_card[p][k];
-            if (k == 0 || k >= s->n_slots[p] ? c != -1 : !IN(c, 0, OMG_NCARDS - 1) || s->loc[c] != OMG_L_BUILT + p)
-                BAD("slot card");
+            if (IN(k, 1, s->n_slots[p] - 1) && s->loc[s->slot_card[p][k]] != OMG_L_BUILT + p) BAD("slot card");
             if (s->reserved[p][k] > s->goods_n[p][k]) BAD("reserved goods");
         }
         if ((s->stage != OMG_ST_CHARBURNER || p < s->idx) != (s->charburner[p] >= 0)) BAD("Charburner dealt out of order");
-        if (!IN(s->charburner[p], -1, OMG_NCB - 1)) BAD("Charburner index");
         for (int q = 0; q < p; q++)
             if (s->charburner[p] >= 0 && s->charburner[p] == s->charburner[q]) BAD("Charburner dealt twice");
         if (!IN(s->worker_slot[p], -1, s->n_slots[p] - 1) || s->worker_exact[p] > 1) BAD("worker");
-        if (s->worker_slot[p] >= 0 && !producing(d, s, p, s->worker_slot[p])) BAD("worker on an office");
-        if (!IN(s->pend_worker[p], -1, s->n_slots[p] - 1) || s->pend_exact[p] > 1) BAD("pending worker");
-        if (s->pend_worker[p] >= 0 && !producing(d, s, p, s->pend_worker[p])) BAD("pending worker on an office");
+        if (s->worker_slot[p] >= 0 && !producing_slot(d, s, p, s->worker_slot[p])) BAD("worker on an office");
+        if (!IN(s->pend_worker[p], -1, s->n_slots[p] - 1) || s->pend_exact[p] > (s->pend_worker[p] >= 0)) BAD("pending worker");
+        if (s->pend_worker[p] >= 0 && !producing_slot(d, s, p, s->pend_worker[p])) BAD("pending worker on an office");
         if (s->aside[p] != -1 && (!IN(s->aside[p], 0, OMG_NCARDS - 1) || s->loc[s->aside[p]] != OMG_L_ASIDE + p)) BAD("set-aside card");
         if (s->pend_aside[p] != -1 && (!IN(s->pend_aside[p], 0, OMG_NCARDS - 1) || !es_bits128_test(s->hand[p], s->pend_aside[p])))
             BAD("pending set-aside card");
@@ -1647,9 +1669,9 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
         if (!IN(o, -3, n - 1) || s->asst_side[a] > 1) BAD("assistant");
         if (o >= 0) {
             int k = s->asst_slot[a];
-            if (!IN(k, 0, s->n_slots[o] - 1) || !producing(d, s, o, k) || ((used_slots[o] >> k) & 1)) BAD("assistant slot");
+            if (!producing_slot(d, s, o, k) || ((used_slots[o] >> k) & 1)) BAD("assistant slot");
             used_slots[o] |= BIT(k);
-            if (s->pend_move[a] != -1 && (!IN(s->pend_move[a], 0, s->n_slots[o] - 1) || !producing(d, s, o, s->pend_move[a])))
+            if (s->pend_move[a] != -1 && !producing_slot(d, s, o, s->pend_move[a]))
                 BAD("pending assistant move");
         } else if (s->asst_slot[a] != -1 || s->pend_move[a] != -1) {
             BAD("assistant not owned has a slot");
@@ -1678,6 +1700,8 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
         for (int k = 0; k < OMG_SLOTS; k++)
             if (s->take_left[k] > s->goods_n[s->take_player][k]) BAD("take more goods than the slot holds");
         if (!IN(s->take_after, TAKE_AFTER_BUILD, TAKE_AFTER_CHAIN)) BAD("take continuation");
+        /* a chain's goods go to its building, a payment's and a reveal's to the discard pile */
+        if ((s->take_dest_slot == NONE8) == (s->take_after == TAKE_AFTER_CHAIN)) BAD("take destination");
         if (s->take_after == TAKE_AFTER_BUILD && s->aside[s->take_player] < 0) BAD("build without a card");
         if (s->take_after == TAKE_AFTER_HIRE && ((s->pay_arg >> 4) >= OMG_NASSIST || (s->pay_arg & 15) >= s->n_slots[s->take_player])) BAD("hire");
     }
@@ -1686,7 +1710,7 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
                                 : s->chain_in1 - CH_GOOD >= s->n_slots[s->take_player])))
         BAD("chain input");
     if (s->sub == OMG_SUB_SUPPLY) {
-        if (s->stage != OMG_ST_P4_PRODUCE || s->sup_slot >= s->n_slots[order(g, s, s->idx)] || s->sup_any > 1 ||
+        if (s->stage != OMG_ST_P4_PRODUCE || s->idx >= n || s->sup_slot >= s->n_slots[order(g, s, s->idx)] || s->sup_any > 1 ||
             !IN(s->sup_goods, 1, 2) || (s->sup_last != NONE8 && s->sup_last >= OMG_NCARDS))
             BAD("supply");
         for (int r = 0; r <= OMG_NRES; r++) if (s->sup_need[r] > 15) BAD("supply need");
@@ -1697,7 +1721,7 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
             (s->draw_dest == OMG_D_MARKET && (s->draw_player < 1 || s->row_suns > 2)) ||
             (s->draw_dest == OMG_D_HAND && s->row_suns) || (s->draw_dest == OMG_D_GOOD && s->row_suns > 7))
             BAD("draw");
-        if (s->draw_dest == OMG_D_GOOD && !producing(d, s, s->draw_player, s->draw_slot)) BAD("goods drawn onto an office");
+        if (s->draw_dest == OMG_D_GOOD && !producing_slot(d, s, s->draw_player, s->draw_slot)) BAD("goods drawn onto an office");
         /* each stage draws for one purpose: who draws, where and how many follow from it */
         int who = s->idx < n ? order(g, s, s->idx) : -1, ok;
         switch (s->stage) {
@@ -1743,10 +1767,7 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
             if ((s->pending[p][0] | s->pending[p][1]) && !exhaust_ok && !(st == OMG_ST_P1_COMMIT && turn <= s->idx))
                 BAD("a redraw choice outside phase I");
             int p2 = (st == OMG_ST_P2_COMMIT && turn <= s->idx) || (st == OMG_ST_P2_REVEAL && turn >= s->idx);
-            int promised = s->pend_worker[p] >= 0 || s->pend_aside[p] >= 0;
-            for (int k = 0; k < OMG_SLOTS; k++) promised |= s->reserved[p][k] != 0;
-            for (int a = 0; a < OMG_NASSIST; a++) promised |= s->asst_owner[a] == p && s->pend_move[a] >= 0;
-            if (promised && !p2) BAD("a phase II choice outside phase II");
+            if (holds_phase2_choices(s, p) && !p2) BAD("a phase II choice outside phase II");
             int revealed = turn < s->idx || (turn == s->idx && sub == OMG_SUB_TAKE);   /* being revealed */
             int placed = (st == OMG_ST_P2_REVEAL && revealed) || st == OMG_ST_SUNSET || in_p4;
             if (s->worker_slot[p] >= 0 && !placed) BAD("a worker outside the round's production");
@@ -1793,8 +1814,9 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
                 BAD("an assistant-move payment");
             if (s->pay_for == OMG_PAY_BUILD && (s->aside[p] < 0 || s->pay_cost != d->card[s->aside[p]].cost)) BAD("a build payment");
             if (s->pay_for == OMG_PAY_HIRE &&
-                (s->asst_owner[a] != -1 || assistants_of(s, p) >= OMG_MAX_ASSISTANTS ||
-                 !((hire_targets(g, s, p) >> k) & 1) || s->pay_cost != d->asst_cost[a][s->asst_side[a]]))
+                (s->asst_owner[a] != -1 || assistants_of(s, p) >= OMG_MAX_ASSISTANTS || s->charburner[p] < 0 ||
+                 !producing_slot(d, s, p, k) || !((hire_targets(g, s, p) >> k) & 1) ||
+                 s->pay_cost != d->asst_cost[a][s->asst_side[a]]))
                 BAD("a hiring payment");
         }
         if (s->sub == OMG_SUB_TAKE) {
@@ -1803,14 +1825,13 @@ static int omg_validate(const es_game *g, const void *vs, char *err, size_t errl
                 BAD("a payment's goods leaving for another purpose");
             if (s->take_after == TAKE_AFTER_HIRE) {
                 int a = s->pay_arg >> 4, k = s->pay_arg & 15;
-                if (s->asst_owner[a] != -1 || assistants_of(s, cur) >= OMG_MAX_ASSISTANTS ||
-                    !((hire_targets(g, s, cur) >> k) & 1))
+                /* hire_targets reads every slot: the Charburner must be dealt first */
+                if (s->asst_owner[a] != -1 || assistants_of(s, cur) >= OMG_MAX_ASSISTANTS || s->charburner[cur] < 0 ||
+                    !producing_slot(d, s, cur, k) || !((hire_targets(g, s, cur) >> k) & 1))
                     BAD("a hire that cannot happen");
             }
             if (s->take_after == TAKE_AFTER_REVEAL) {
-                int promised = s->pend_worker[cur] >= 0 || s->pend_aside[cur] >= 0;
-                for (int k = 0; k < OMG_SLOTS; k++) promised |= s->reserved[cur][k] != 0;
-                if (promised) BAD("a reveal still holding choices");
+                if (holds_phase2_choices(s, cur)) BAD("a reveal still holding choices");
             }
         }
     }

@@ -80,7 +80,9 @@ enum { OMG_PAY_MOVE = 1, OMG_PAY_BUILD, OMG_PAY_HIRE };
 /* Where drawn cards go */
 enum { OMG_D_HAND = 1, OMG_D_MARKET, OMG_D_GOOD };
 
-/* The whole state: fixed size, no pointers (clone = memcpy), no padding. */
+/* The whole state: fixed size, no pointers (clone = memcpy). Every byte is a reflected field
+ * except the 5 bytes of tail padding after `spare`, which es_validate requires to be zero
+ * (one byte form per state). take_dest_slot is a slot exactly when take_after is a chain. */
 typedef struct omg_state {
     uint64_t deck[2], discard[2], market[2];
     uint64_t hand[OMG_MAXP][2];

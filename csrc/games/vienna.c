@@ -1174,6 +1174,9 @@ static int vi_validate(const es_game *g, const void *vs, char *err, size_t errle
     for (int i = 0; i < s->queue_len; i++) if (s->queue[i] >= d->n_ptypes) BAD("queue holds an unknown person");
     if (deck_total != s->deck_total || discard_total != s->discard_total) BAD("deck totals");
     if (s->phase == VI_PH_REVEAL && !s->deck_total) BAD("reveal from an empty deck");
+    /* a reveal is where refill() stopped: the display still short and a new person possible */
+    if (s->phase == VI_PH_REVEAL && (popcount64(s->display) >= n - 1 || all_deck_cards_duplicate(d, s)))
+        BAD("reveal into a full display");
 
     /* board */
     uint32_t blocked = 0;
@@ -1256,12 +1259,12 @@ static int vi_validate(const es_game *g, const void *vs, char *err, size_t errle
         if (a != s->turn || !unplaced(g, s, a) || !((s->rolled >> a) & 1)) BAD("turn without dice");
         break;
     case VI_PH_GENDARME:
-        if (a != s->turn || s->occupant[d->krieau] != a || s->gendarme >= 0 ||
+        if (a != s->turn || d->krieau < 0 || s->occupant[d->krieau] != a || s->gendarme >= 0 ||
             popcount32(d->street_mask & ~s->blocked) < 2)
             BAD("gendarme decision");
         break;
     case VI_PH_KRIEAU:
-        if (a != s->turn || s->occupant[d->krieau] != a || !d->field[d->krieau].choose_one ||
+        if (a != s->turn || d->krieau < 0 || s->occupant[d->krieau] != a || !d->field[d->krieau].choose_one ||
             (s->gendarme < 0 && (d->street_mask & ~s->blocked)))
             BAD("Krieau reward decision");
         break;

@@ -102,7 +102,8 @@ enum {
 };
 
 /* The whole game state: fixed size, no pointers; a clone is a memcpy. Ordered by type so
- * that the struct has no padding (every byte is a field the reflection table names). */
+ * that the struct has no padding (every byte is a field the reflection table names; the core
+ * would reject a non-zero byte outside them). */
 typedef struct vienna_state {
     uint64_t display;               /* bit t: person type t face up */
     uint32_t blocked;               /* bit f: street field f has dice or the gendarme */

@@ -117,6 +117,9 @@ struct es_game {
     int32_t options[16];
     uint64_t data_fingerprint;   /* hash of the data table: states of other data are foreign */
     void *data;                  /* game-specific tables, built by setup() */
+    /* state_size bytes, 0xFF where no reflected field lies (struct padding, unused tail):
+     * es_validate requires those bytes to be zero, so that a state has one byte form. */
+    uint8_t *unreflected;
 };
 
 /* ---- registry and game instances ---- */
@@ -177,7 +180,8 @@ size_t es_encoded_size(const es_game *g);
 int es_encode(const es_game *g, const void *s, uint8_t *buf, size_t cap);
 /* ES_OK, or ES_ERR_FORMAT with a message (corrupt, truncated or foreign bytes). */
 int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *err, size_t errlen);
-/* Check a raw state blob (as built from the reflection table): ES_OK or ES_ERR_FORMAT. */
+/* Check a raw state blob (as built from the reflection table): ES_OK or ES_ERR_FORMAT. Every
+ * byte outside the reflected fields must be zero, then the game's validate() decides. */
 int es_validate(const es_game *g, const void *s, char *err, size_t errlen);
 const es_field_desc *es_state_fields(const es_game *g, int *count);
 
