@@ -94,6 +94,17 @@ def test_resuming_with_other_settings_is_refused_and_bad_settings_fail_first(tmp
     assert out.read_text() == text and not (tmp_path / "new.jsonl").exists()
 
 
+@pytest.mark.parametrize("bad, name", [({"seconds": float("nan")}, "seconds"), ({"seconds": -1.0}, "seconds"),
+                                       ({"max_nodes": -5}, "max_nodes"), ({"table_mb": 0.001}, "table_mb"),
+                                       ({"table_mb": float("inf")}, "table_mb")])
+def test_a_bulk_job_refuses_the_limits_es_solve_refuses_before_solving(tmp_path, positions, bad, name):
+    """One set of limit checks for es.solve and bulk jobs: a NaN time no longer slips through."""
+    out = tmp_path / "o.jsonl"
+    with pytest.raises(ValueError, match=name):
+        run_bulk(settings(**bad), positions[:1], out)
+    assert not out.exists()
+
+
 def test_a_complete_file_is_left_alone(tmp_path, positions):
     out = tmp_path / "o.jsonl"
     run_bulk(settings(), positions[:2], out)

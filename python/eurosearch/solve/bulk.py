@@ -20,7 +20,7 @@ from ..progress import Progress
 from ..workers import WorkerError, WorkerPool
 from .output import JobError, ResultFile, job_of
 from .positions import Position, PositionError
-from .solver import MODES, OBJECTIVES, solve
+from .solver import check_job, check_limits, solve
 
 ON_ERROR = ("skip", "stop")
 KEPT_ERRORS = 1000        # bad input lines kept in a summary (all are reported and counted)
@@ -68,15 +68,10 @@ class BulkSummary:
 
 
 def check_settings(settings: SolveSettings) -> None:
-    """The settings' errors (bad objective, mode, samples, limits) before any position is solved."""
-    if settings.objective not in OBJECTIVES:
-        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {settings.objective!r}")
-    if settings.mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {settings.mode!r}")
-    if settings.mode == "info" and settings.samples < 1:
-        raise ValueError(f"samples must be a positive integer, got {settings.samples}")
-    if settings.max_nodes < 0 or settings.seconds < 0 or settings.table_mb <= 0:
-        raise ValueError("max_nodes and seconds must be >= 0 (0: no limit) and table_mb > 0")
+    """The settings' errors (bad objective, mode, samples, limits) before any position is
+    solved: the same checks, with the same messages, as ``es.solve`` makes."""
+    check_job(settings.objective, settings.mode, settings.samples)
+    check_limits(settings.max_nodes, settings.seconds, settings.table_mb)
 
 
 # ---------------------------------------------------------------- solving one position (in any process)

@@ -88,13 +88,18 @@ def check_limits(max_nodes: object, seconds: object, table_mb: object, table_ove
     return check_table_mb("table_mb", table_mb, table_over_memory, knob="table_over_memory=True")
 
 
-def _check(state: Any, objective: str, mode: str, samples: int) -> None:
+def check_job(objective: str, mode: str, samples: object) -> None:
+    """Refuse an unknown objective or mode, or a sample count that is not a positive integer."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     if mode == "info" and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
         raise ValueError(f"samples must be a positive integer, got {samples!r}")
+
+
+def _check(state: Any, objective: str, mode: str, samples: int) -> None:
+    check_job(objective, mode, samples)
     if state.is_terminal():
         raise ValueError("the game is over: there is no move to solve")
     if state.is_chance():
