@@ -13,12 +13,12 @@ import _signal   # signal's C half: signal.getsignal builds an enum per call (5 
 import copy
 import math
 import operator
-import os
 import threading
 
 import numpy as np
 
 from eurosearch.errors import IllegalMoveError, StateFormatError
+from eurosearch.limits import machine_memory
 
 from eurosearch_abi cimport *
 
@@ -96,15 +96,7 @@ INT64_MAX = 2 ** 63 - 1
 INT32_MAX = 2 ** 31 - 1
 
 
-def _physical_memory():
-    """Bytes of RAM (None where the system does not say)."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):
-        return None
-
-
-PHYSICAL_MEMORY = _physical_memory()
+PHYSICAL_MEMORY = machine_memory()   # bytes of RAM (None where the system does not say)
 
 
 def _int_in(str name, value, lo, hi):
