@@ -53,13 +53,16 @@ SPECIALS = 5                                       # spec 2.5
 CATEGORIES = 8                                     # task icons: 4 types then 4 regions (2.4)
 FE_ON_BOARD = -1
 
-# --- Move and outcome ids -----------------------------------------------------------------------
-# Bits 0-3: the kind. Then the parameters. (Mapped to the contract's frozen ids; see the
-# encoding helpers below.)
-PLACE, TIME, PICK, PASS, BUILD, UPGRADE = range(6)
-DEAL, START, DRAW, STRIKE, NCOUNT, TIE, NORDER, CHANGE = range(8, 16)
-KIND_MASK = 0xF
+# --- Move and outcome ids (contract "Move and chance ids (frozen)") ---------------------------
+# A move id is kind + 32 * payload.
+PLACE, TIME, PICK, PASS, BUILD, UPGRADE = 1, 2, 3, 4, 5, 6
+DRAW, DEAL, START, STRIKE, TIE, NCOUNT, NORDER, CHANGE = range(16, 24)
+KIND = 32
 FE_PICK = 5                                        # PICK(5): the First Engineer
+
+
+def _move(kind: int, payload: int) -> int:
+    return kind + KIND * payload
 
 
 def storage_code(s: Sequence[int]) -> int:
@@ -80,64 +83,61 @@ def storage_from_code(code: int) -> tuple[int, ...]:
 
 def place_move(a: Sequence[int]) -> int:
     """PLACE: workers dropped into F1, F2, F3."""
-    return PLACE | (a[0] << 4) | (a[1] << 7) | (a[2] << 10)
+    return _move(PLACE, a[0] + 5 * a[1] + 25 * a[2])
 
 
 def time_move(use: bool) -> int:
-    return TIME | (int(use) << 4)
+    return _move(TIME, int(use))
 
 
 def pick_move(item: int) -> int:
     """PICK: a resource type 0..4, or FE_PICK."""
-    return PICK | (item << 4)
+    return _move(PICK, item)
 
 
-PASS_MOVE = PASS
+PASS_MOVE = _move(PASS, 0)
 
 
 def build_move(slot: int, result: Sequence[int]) -> int:
-    """BUILD the card in office slot 0..2 (0 = slot 1, the top), leaving storage ``result``."""
-    return BUILD | (slot << 4) | (storage_code(result) << 6)
+    """BUILD the card in office slot 0..2 (0 = the spec's slot 1, the top), leaving ``result``."""
+    return _move(BUILD, slot + 3 * storage_code(result))
 
 
 def upgrade_move(upgrade: int, result: Sequence[int]) -> int:
-    return UPGRADE | (upgrade << 4) | (storage_code(result) << 6)
+    return _move(UPGRADE, upgrade + 3 * storage_code(result))
 
 
 def deal_outcome(card: int) -> int:
-    return DEAL | (card << 4)
+    return _move(DEAL, card)
 
 
 def start_outcome(seat: int) -> int:
-    return START | (seat << 4)
+    return _move(START, seat)
 
 
 def draw_outcome(card: int) -> int:
-    return DRAW | (card << 4)
+    return _move(DRAW, card)
 
 
 def strike_outcome(first: int, second: int) -> int:
-    return STRIKE | (first << 4) | (second << 6)
+    return _move(STRIKE, first + 4 * second)
 
 
 def ncount_outcome(card: int) -> int:
-    return NCOUNT | (card << 4)
+    return _move(NCOUNT, card)
 
 
 def tie_outcome(order: Sequence[int]) -> int:
-    """TIE: the tied entries (players 0..3, NEUTRAL) from the highest card down, 3 bits each."""
-    code = TIE | (len(order) << 4)
-    for i, e in enumerate(order):
-        code |= e << (7 + 3 * i)
-    return code
+    """TIE: the tied entries (seats 0..3, NEUTRAL = 4) from the highest card down."""
+    return _move(TIE, sum(e * 5 ** i for i, e in enumerate(order)))
 
 
 def norder_outcome(card: int) -> int:
-    return NORDER | (card << 4)
+    return _move(NORDER, card)
 
 
 def change_outcome(change: bool) -> int:
-    return CHANGE | (int(change) << 4)
+    return _move(CHANGE, int(change))
 
 
 # --- Data ---------------------------------------------------------------------------------------
@@ -336,6 +336,7 @@ class WolsungReference:
         self.deck_a = frozenset(i for i, m in enumerate(self.data.machines) if m.vp <= 2) | {self.data.strike}
         self.deck_b = frozenset(i for i, m in enumerate(self.data.machines) if m.vp >= 3)
         self.change_cards = sum(s.change for s in self.data.specials)
+        self.task_cache: dict[tuple[int, tuple[int, ...]], int] = {}
 
     def initial_state(self) -> "WolsungRefState":
         return WolsungRefState(self)
@@ -449,13 +450,10 @@ class WolsungRefState:
         raise AssertionError("unreachable")
 
     def scores(self) -> list[float]:
-        """Machine VP; at the end plus each player's task points (spec 8.2)."""
+        """Machine VP plus task points (spec 8.2), at any node (the contract's current value)."""
         m = self.ref.data.machines
-        out = [float(sum(m[c].vp for c in pl.built)) for pl in self.players]
-        if self.node == "over":
-            for p, pl in enumerate(self.players):
-                out[p] += self._task_points(p)
-        return out
+        return [float(sum(m[c].vp for c in pl.built) + self._task_points(p))
+                for p, pl in enumerate(self.players)]
 
     def returns(self) -> list[float]:
         n = self.ref.players
@@ -487,7 +485,11 @@ class WolsungRefState:
         pl = self.players[p]
         if pl.task < 0:
             return 0
-        return task_points(self.ref.data.tasks[pl.task], [self.ref.data.machines[c] for c in pl.built])
+        key = (pl.task, tuple(sorted(pl.built)))
+        cache = self.ref.task_cache
+        if key not in cache:
+            cache[key] = task_points(self.ref.data.tasks[pl.task], [self.ref.data.machines[c] for c in pl.built])
+        return cache[key]
 
     def _settle(self) -> None:
         """Apply forced decisions (a single legal move) until a real node is reached."""
@@ -509,10 +511,11 @@ class WolsungRefState:
     # ------------------------------------------------------------------ setup (spec 3)
 
     def _advance_setup(self) -> None:
-        """Setup chance, in this order: task cards dealt seat by seat (C3), the start player
-        (C4, unless an option fixes it), then the office filled (C1)."""
+        """Setup chance (contract "Setup"), in this order: the office filled bottom slot first
+        (C1; a Strike here is resolved, WO-A12 a), the task cards dealt seat by seat (C3), then
+        the start player (C4) unless an option fixes it."""
         self.phase = "setup"
-        self._setup_step()
+        self._fill_empty_slots(("deal",))
         self._settle()
 
     def _setup_step(self) -> None:
@@ -524,7 +527,7 @@ class WolsungRefState:
             self.node = "start"
             return
         self.start_player = self.ref.options.start_player
-        self._fill_empty_slots(("begin_round",))
+        self._begin_round()
 
     # ------------------------------------------------------------------ office and deck (4.4.3)
 
@@ -573,8 +576,8 @@ class WolsungRefState:
         kind = then[0]
         if kind == "fill_empty":
             self._fill_empty_slots(then[1])
-        elif kind == "begin_round":
-            self._begin_round()
+        elif kind == "deal":
+            self._setup_step()
         elif kind == "machine_turn":
             self._next_machine_turn()
         elif kind == "end_machine_phase":
@@ -876,11 +879,11 @@ class WolsungRefState:
         return moves
 
     def _apply_decision(self, move: int) -> None:
-        kind = move & KIND_MASK
+        kind, arg = move % KIND, move // KIND
         p = self.actor
         pl = self.players[p]
         if kind == PLACE:
-            a = ((move >> 4) & 7, (move >> 7) & 7, (move >> 10) & 7)
+            a = (arg % 5, arg // 5 % 5, arg // 25)
             for f in range(FACTORIES):
                 pl.in_factory[f] += a[f]
             pl.workshop -= sum(a)
@@ -888,7 +891,7 @@ class WolsungRefState:
             self._next_placement()
         elif kind == TIME:
             self.tm_queue.pop(0)
-            if move >> 4:
+            if arg:
                 f = self.factories[self.fac_idx]
                 pl.workshop -= 1
                 pl.tm_used = True
@@ -896,15 +899,14 @@ class WolsungRefState:
                 pl.in_factory[f] += 1
             self._next_tm()
         elif kind == PICK:
-            self._take(p, move >> 4)
+            self._take(p, arg)
             self._next_pick()
         elif kind == PASS:
             self.pass_run += 1
             self.actor = (p + 1) % self.ref.players
             self._next_machine_turn()
         elif kind == BUILD:
-            slot = (move >> 4) & 3
-            result = storage_from_code(move >> 6)
+            slot, result = arg % 3, storage_from_code(arg // 3)
             self._pay(pl, result)
             card = self.office[slot]
             pl.built.append(card)
@@ -913,8 +915,8 @@ class WolsungRefState:
             self.actor = (p + 1) % self.ref.players
             self._shift_and_draw(slot, ("machine_turn",))
         elif kind == UPGRADE:
-            u = (move >> 4) & 3
-            self._pay(pl, storage_from_code(move >> 6))
+            u = arg % 3
+            self._pay(pl, storage_from_code(arg // 3))
             pl.upgrades[u] = True
             if u == FOURTH_WORKER and pl.supply > 0:          # WO-A18
                 pl.supply -= 1
@@ -952,39 +954,39 @@ class WolsungRefState:
             return [(norder_outcome(c), 1) for c in range(SPECIALS) if c not in self.specials_used]
         if self.node == "change":                         # C8
             s = self.ref.change_cards
-            return [(change_outcome(False), SPECIALS - s), (change_outcome(True), s)]
+            return [(o, w) for o, w in ((change_outcome(False), SPECIALS - s), (change_outcome(True), s)) if w]
         raise AssertionError(self.node)
 
     def _apply_chance(self, o: int) -> None:
-        kind = o & KIND_MASK
+        kind, arg = o % KIND, o // KIND
         if kind == DEAL:
-            self.players[self.actor].task = o >> 4
+            self.players[self.actor].task = arg
             self._setup_step()
         elif kind == START:
-            self.start_player = o >> 4
-            self._fill_empty_slots(("begin_round",))
+            self.start_player = arg
+            self._begin_round()
         elif kind == DRAW:
-            self._drawn(o >> 4)
+            self._drawn(arg)
         elif kind == STRIKE:
-            self._strike((o >> 4) & 3, (o >> 6) & 3)
+            self._strike(arg % 4, arg // 4)
         elif kind == NCOUNT:
-            card = o >> 4
+            card = arg
             self.specials_used.add(card)
             self.neutral_count = self.ref.data.specials[card].value
             self._open_tm_window()
         elif kind == TIE:
-            k = (o >> 4) & 7
-            order = [(o >> (7 + 3 * i)) & 7 for i in range(k)]
+            k = len(self.ranking[0])
+            order = [arg // 5 ** i % 5 for i in range(k)]
             self.track.extend(order)
             self.ranking.pop(0)
             self._resolve_ties()
         elif kind == NORDER:
-            card = o >> 4
+            card = arg
             self.specials_used.add(card)
             self.neutral_order = self.ref.data.specials[card].order
             self._begin_picking()
         elif kind == CHANGE:
-            if o >> 4:
+            if arg:
                 self._office_change()
             else:
                 self._end_machine_phase_done()
@@ -996,8 +998,18 @@ CHANCE_NODES = frozenset({"deal", "start", "draw", "strike", "ncount", "tie", "n
 
 
 def from_game_data(data: Any) -> RefData:
-    """The native game's data object in the reference's shape (contract "g.data")."""
-    raise NotImplementedError("mapping of the engine's data object: see the contract")
+    """The native game's data object (contract "g.data", ``WolsungData``) in the reference's
+    shape. Only plain fields are read, so the reference does not depend on the loader."""
+    return RefData(
+        schedule=((),) + tuple(tuple(r) for r in data.schedule),
+        factory_order=tuple(data.factory_order),
+        sidings=tuple((tuple(data.siding_small[f]), tuple(data.siding_large[f])) for f in range(FACTORIES)),
+        machines=tuple(Machine(m.type, m.region, m.vp, tuple(m.cost) + (0,) * (RESOURCES - len(m.cost)))
+                       for m in data.machines),
+        tasks=tuple(tuple(Task(t.points, tuple(t.icons)) for t in k.tasks) for k in data.task_cards),
+        specials=tuple(Special(c.value, bool(c.change), tuple(c.order)) for c in data.specials),
+        supply=tuple(data.supply),
+    )
 
 
 def random_playout(ref: WolsungReference, rng: random.Random) -> tuple[list[float], int]:
