@@ -606,6 +606,7 @@ class WolsungRefState:
             order = self.ref.data.factory_order
             self.factories = sorted(self.ref.data.schedule[self.round], key=order.index)
             self.fac_idx = 0
+            self.phase = "factory"
             for pl in self.players:
                 pl.tm_used = False
             self._open_factory()
