@@ -608,3 +608,136 @@ def test_random_games_conserve_workers_and_end(players):
         assert sum(s.returns()) == pytest.approx(1.0)
     scores, decisions = random_playout(ref, random.Random(99))
     assert decisions > 50 and len(scores) == players
+
+
+# ---------------------------------------------------------------- more WO-A resolutions
+
+def test_wo_a35_one_placement_is_a_whole_allocation():
+    """WO-A35, 4.2: one PLACE per player and round, C(w+2, 2) splits of the w workshop workers;
+    WO-A27: the start seat moves left (s0 + r - 1) % n."""
+    s = settle_setup(new_state(3, start_player=2))
+    assert s.node == "place" and s.actor == 2
+    assert len(s.legal_moves()) == 10                     # w = 3
+    do(s, place_move((1, 1, 1)))
+    assert s.actor == 0
+    do(s, place_move((0, 0, 3)))
+    do(s, place_move((3, 0, 0)))
+    assert s.round == 2 and s.actor == 0 and s.start_player == 0
+
+
+def test_wo_a17_refill_as_far_as_the_supply_allows():
+    """WO-A17: a short personal supply refills what it can; the player then places fewer."""
+    s = settle_setup(new_state(3, start_player=0))
+    s.players[0].supply, s.players[0].in_factory[F3] = 1, 17
+    do(s, place_move((0, 0, 3)))
+    assert s.players[0].workshop == 0                     # refills come after all placements
+    do(s, place_move((3, 0, 0)))
+    do(s, place_move((3, 0, 0)))
+    assert s.players[0].workshop == 1 and s.players[0].supply == 0
+    do(s, place_move((3, 0, 0)))                          # round 2 starts with P1
+    do(s, place_move((3, 0, 0)))
+    assert s.actor == 0 and len(s.legal_moves()) == 3     # C(3, 2) splits of 1 worker
+
+
+def test_wo_a19_finite_supply_refills_as_far_as_possible():
+    """WO-A19: with the finite supply, a siding refills only from the cubes not in play."""
+    s = settle_setup(new_state(3, start_player=0, finite_supply=True))
+    assert s.general == [16 - 4, 16 - 4, 16 - 4, 16 - 3, 12 - 3]
+    s.general[IRON] = 0
+    s = at_picking(3, [0], (1, 1, 2, 2, 0), fe=1)
+    s.general = [16, 16, 0, 16, 12]
+    s.sidings[F1] = [1, 1, 2, 2, 0]
+    s._moves = None
+    for item in (IRON, IRON, COAL, GLASS, WOOD, WOOD):
+        if s.node == "pick":
+            do(s, pick_move(item))
+    assert s.players[0].storage == [1, 1, 2, 2, 0]
+    assert s.sidings[F1] == [1, 1, 0, 2, 0]               # no iron left in the general supply
+
+
+def test_wo_a28_converter_bought_this_phase_applies_to_later_builds():
+    """WO-A28: a Converter bought in this Machine phase is used by a later build of the phase."""
+    s = machine_phase(2, [10, 11, 12], storages=[(0, 0, 3, 4, 1), (0,) * 5])
+    # P10: Steam locomotive, Aquitaine, 1 VP: coal 2 + wood 1; no coal, so only the Converter pays.
+    assert DATA.machines[10].cost[:4] == (2, 0, 0, 1)
+    assert not any(m % 32 == 5 and (m // 32) % 3 == 2 for m in s.legal_moves())
+    do(s, upgrade_move(CONVERTER, (0, 0, 3, 4, 0)))
+    assert s.actor == 0                                   # P1 can only pass (forced)
+    assert any(m % 32 == 5 and (m // 32) % 3 == 2 for m in s.legal_moves())
+
+
+def test_wo_a28_time_machine_bought_now_is_usable_next_production_round():
+    """WO-A28 / WO-A9: the TM acts when a factory opens, so it is first usable next time."""
+    s = machine_phase(3, [0, 1, 2], storages=[(0, 0, 0, 0, 2)])
+    do(s, upgrade_move(TIME_MACHINE, (0, 0, 0, 0, 0)))
+    assert s.players[0].upgrades[TIME_MACHINE]
+
+
+def test_wo_a33_strike_during_the_office_change():
+    """WO-A33: a Strike drawn by the end-of-phase change is resolved, then a machine is drawn."""
+    s = machine_phase(2, [0, 1, 2])
+    s.deck = {DATA.strike, 7}
+    s.deck.discard(2)
+    assert s.node == "draw" and s.discard == [2]          # all passed: the change draws
+    s.apply(draw_outcome(DATA.strike))
+    assert s.node == "strike"
+    s.apply(strike_outcome(1, 0))
+    assert probs(s) == {draw_outcome(7): 1}
+    s.apply(draw_outcome(7))
+    assert s.office == [7, 0, 1] and s.discard == [2, DATA.strike]
+
+
+def test_wo_a12a_strike_at_setup_is_resolved_with_three_workers():
+    """WO-A12 (a): a Strike in the initial office fill hits the 3 starting workers."""
+    s = new_state(2)
+    s.apply(draw_outcome(DATA.strike))
+    assert s.node == "strike"
+    s.apply(strike_outcome(0, 1))
+    assert [pl.workshop for pl in s.players] == [1, 2]
+    assert s.node == "draw" and draw_outcome(DATA.strike) not in dict(s.chance_outcomes())
+
+
+def test_wo_a13_strike_return_flag():
+    """WO-A13 alternative: with strike_returns_at_22 the Strike goes back into the deck."""
+    s = settle_setup(new_state(3, start_player=0, strike_returns_at_22=True))
+    s.round, s.deck, s.office, s.discard = 22, set(), [1, 2, 3], [6, DATA.strike]
+    s._end_round()
+    refresh(s)
+    assert s.deck == {6, DATA.strike}
+
+
+def test_wo_a23_wo_a29_last_round_played_in_full_and_round_events():
+    """WO-A23: the last round (25 with 3 players) is a production round and is played fully.
+    WO-A29: the round-12 event happens at the end of round 12, an ordinary round in P1."""
+    assert DATA.schedule[25] and not DATA.schedule[12] and not DATA.schedule[22]
+    s = settle_setup(new_state(3, start_player=0))
+    s.round = 25
+    rng = random.Random(1)
+    phases = set()
+    while not s.is_terminal():
+        phases.add(s.phase)
+        s.apply(s.sample_chance(rng) if s.is_chance() else rng.choice(s.legal_moves()))
+    assert s.round == 25 and {"factory", "machine"} <= phases
+
+
+def test_wo_a36_three_factories_in_one_round():
+    """WO-A36: the data may open 3 factories in a round; they open in FACTORY_ORDER."""
+    schedule = [()] * 30
+    schedule[1] = (F3, F1, F2)
+    s = settle_setup(new_state(3, dataclasses.replace(DATA, schedule=tuple(schedule)), start_player=0))
+    for _ in range(3):
+        do(s, place_move((1, 1, 1)))
+    assert s.factories == [F1, F2, F3]
+
+
+def test_wo_a21_any_points_and_icons():
+    """WO-A21: a 1-point, 2-icon task scores like any other."""
+    ms = [Machine(GOLEM, AQUITAINE, 1, (0,) * 5), Machine(AIRSHIP, WOTANY, 1, (0,) * 5)]
+    assert task_points([Task(1, (GOLEM, 4 + WOTANY))], ms) == 1
+    assert task_points([Task(1, (GOLEM, GOLEM))], ms) == 0
+
+
+def test_wo_a8_exchange_only_inside_a_payment():
+    """WO-A8: there is no free-standing exchange move: a Machine turn is PASS, BUILD or UPGRADE."""
+    s = machine_phase(3, [0, 1, 2], storages=[(4, 4, 4, 4, 4)])
+    assert {m % 32 for m in s.legal_moves()} == {4, 5, 6}
