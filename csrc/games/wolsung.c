@@ -261,7 +261,9 @@ static void fill_one(wo_state *s, int slot, int cont) {
     s->fill_slot = (uint8_t)slot;
     s->cont = (uint8_t)cont;
     s->office[slot] = -1;
-    s->phase = s->deck ? WO_PH_DRAW : (uint8_t)cont;
+    if (s->deck) { s->phase = WO_PH_DRAW; return; }
+    s->phase = (uint8_t)cont;
+    s->cont = s->fill_slot = 0;
 }
 
 static int cubes_on(const wo_state *s, int f) {
@@ -325,7 +327,7 @@ static void run(const es_game *g, wo_state *s) {
         case T_FILLALL: {
             int k = 2;
             while (k >= 0 && s->office[k] >= 0) k--;
-            if (k < 0 || !s->deck) { s->phase = s->fill_cont; break; }
+            if (k < 0 || !s->deck) { s->phase = s->fill_cont; s->fill_cont = 0; break; }
             fill_one(s, k, T_FILLALL);
             break;
         }
@@ -719,6 +721,7 @@ static void wo_apply(const es_game *g, void *vs, es_move m) {
         if (a == WO_STRIKE) { s->discard |= 1ULL << a; s->phase = WO_PH_STRIKE; return; }
         s->office[s->fill_slot] = (int8_t)a;
         s->phase = s->cont;
+        s->cont = s->fill_slot = 0;
         break;
     case WO_M_STRIKE: {
         int hi = a % 4, lo = a / 4;
@@ -876,8 +879,16 @@ static int wo_validate(const es_game *g, const void *vs, char *err, size_t errle
     if (draw_pending && (s->fill_slot > 2 || s->office[s->fill_slot] >= 0 || !valid_cont(s->cont))) BAD("draw target");
     if (s->phase == WO_PH_DRAW && !s->deck) BAD("draw from an empty deck");
     if (seen != all) BAD("a card is nowhere");
+    if (!draw_pending && (s->cont || s->fill_slot || s->fill_cont)) BAD("draw fields outside a draw");
+    if (draw_pending) {
+        if ((s->cont == T_FILLALL) != (s->fill_cont != 0)) BAD("fill continuation");
+        if (s->cont == T_MACHINE && (!s->built || s->pass_run || s->fe < 0 || !IN(s->actor, 0, n - 1))) BAD("draw after a build");
+        if (s->cont == T_MACHINE_END && (s->fe < 0 || s->pass_run != n)) BAD("draw after a change");
+        if (s->fill_cont == T_NEXTROUND && s->round != 12 && s->round != 22) BAD("merge fill outside rounds 12 and 22");
+        if (s->fill_cont == T_DEAL && s->round != 1) BAD("setup fill after round 1");
+        if (s->cont == T_FILLALL && s->fe >= 0) BAD("fill with the engineer taken");
+    }
     if (s->fill_cont && !(s->fill_cont == T_DEAL || s->fill_cont == T_NEXTROUND)) BAD("fill continuation");
-    if ((s->cont == T_FILLALL) != (s->fill_cont != 0) && draw_pending) BAD("fill continuation");
     int used = 0, dealt = 0;
     for (int p = 0; p < WO_MAXP; p++) {
         if (!IN(s->task[p], -1, WO_NTASKCARDS - 1)) BAD("task of seat %d", p);
@@ -936,6 +947,11 @@ static int wo_validate(const es_game *g, const void *vs, char *err, size_t errle
     if (ph == WO_PH_TM && !tm_eligible(g, s, s->actor)) BAD("time machine not eligible");
     if (ph == WO_PH_MACHINE && (s->fe < 0 || s->pass_run >= n)) BAD("machine phase");
     if (s->pass_run > n || s->built > 1) BAD("pass run");
+    int machine_ctx = ph == WO_PH_MACHINE || ph == WO_PH_CHANGE || (draw_pending && (s->cont == T_MACHINE || s->cont == T_MACHINE_END));
+    if (!machine_ctx && (s->pass_run || s->built)) BAD("machine-phase fields outside the machine phase");
+    if (ph == WO_PH_CHANGE && (s->pass_run != n || s->fe < 0)) BAD("change check before the phase ends");
+    if ((ph == WO_PH_PLACE || ph == WO_PH_DEAL || ph == WO_PH_START || ((ph == WO_PH_NCOUNT || ph == WO_PH_TM) && s->fac_idx == 0)) && s->fe >= 0)
+        BAD("the engineer is taken outside the factory and machine phases");
     if (ph == WO_PH_CHANGE && (!s->built || d->n_change == 0 || d->n_change == WO_NSPECIAL)) BAD("change check");
     if (decision) {
         es_move tmp[WO_MAX_MOVES];
