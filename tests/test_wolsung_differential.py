@@ -30,7 +30,7 @@ OPTION_SETS = [
     {"exchange_allows_gold_input": True, "converter_accepts_gold": True},
     {"finite_supply": True, "fe_forced_last_factory_only": True},
     {"fe_single_pick_only": True, "time_machine_per_factory": True, "strike_returns_at_22": True},
-    {"start_player": 1, "hidden_placement": True},
+    {"start_player": 1},  # hidden_placement: not in the native engine yet (see report)
 ]
 
 KIND_NAMES = {
