@@ -741,3 +741,17 @@ def test_wo_a8_exchange_only_inside_a_payment():
     """WO-A8: there is no free-standing exchange move: a Machine turn is PASS, BUILD or UPGRADE."""
     s = machine_phase(3, [0, 1, 2], storages=[(4, 4, 4, 4, 4)])
     assert {m % 32 for m in s.legal_moves()} == {4, 5, 6}
+
+
+def test_n1_fe_forced_last_factory_only_blocked_picker_still_takes_the_fe():
+    """WO-A4 alternative with WO-A11 (FINDINGS.md N1): in a non-last factory, a picker whose
+    storage blocks every remaining cube has the FE as the only option and must take it."""
+    s = WolsungReference(DATA, 3, {"fe_forced_last_factory_only": True, "start_player": 0}).initial_state()
+    settle_setup(s)
+    s.factories, s.fac_idx, s.track, s.fe = [F1, F2], 0, [0], FE_ON_BOARD
+    s.sidings[F1] = [1, 1, 2, 2, 0]
+    s.players[0].storage = [4, 4, 4, 4, 0]
+    s.players[1].in_factory[F2] = 1
+    s._begin_picking()
+    refresh(s)
+    assert s.fe == 0 and s.fac_idx == 1

@@ -140,3 +140,40 @@ def test_coverage_of_the_differential_games():
             PLAYED.add(index)
     missing = [c for c in COVERED if REACHED[c] == 0]
     assert not missing, f"never reached: {missing}; reached: {dict(REACHED)}"
+
+
+@pytest.mark.xfail(strict=True, reason="FINDINGS.md N1: with fe_forced_last_factory_only the native "
+                   "engine ends a non-last factory's picking when no cube can be taken, leaving the FE "
+                   "that is the blocked picker's only (compulsory, WO-A11) pick")
+def test_n1_blocked_picker_takes_the_fe_in_a_non_last_factory():
+    """FINDINGS.md N1, WO-A4 (FE_FORCED_LAST_FACTORY_ONLY) with WO-A11: in round 9 (F1 then F2),
+    P0 alone ranks in F1 and holds 4 of every cube on F1's siding. The FE is then P0's only
+    legal pick and picks are compulsory, so P0 takes it; the flag only lets picking *end* with
+    the FE on the board once no pick is possible. Random games never reach this position, so it
+    is built from a native state edited through its JSON form (round 9's worker phase)."""
+    import json
+
+    g = es.game("wolsung", players=3, options={"fe_forced_last_factory_only": True, "start_player": 0})
+    s = g.initial_state()
+    rng = random.Random(0)
+    while True:                                           # to round 9, every worker into F3
+        if s.is_chance():
+            s.apply(s.sample_chance(rng.getrandbits(64)))
+            continue
+        moves = s.legal_moves()
+        if json.loads(s.to_json())["state"]["round"] == 9 and all(m % 32 == 1 for m in moves):
+            break
+        place = [m for m in moves if m % 32 == 1 and (m // 32) % 25 == 0]
+        s.apply(place[0] if place else (4 if 4 in moves else moves[0]))
+    doc = json.loads(s.to_json())
+    st = doc["state"]
+    assert st["fe"] == -1 and st["siding"][0] == [1, 1, 2, 2, 0]
+    st["storage"][0] = [4, 4, 4, 4, 0]
+    st["fac"][0], st["workshop"][0] = [1, 0, 0], st["workshop"][0] - 1    # P0: 1 worker in F1
+    st["fac"][1][1], st["workshop"][1] = 1, st["workshop"][1] - 1          # P1: 1 worker in F2
+    s = g.state_from_json(json.dumps(doc))
+    for _ in range(3):
+        s.apply(next(m for m in s.legal_moves() if m % 32 == 1 and (m // 32) % 25 == 0))
+    while s.is_chance():
+        s.apply(s.sample_chance(1))
+    assert json.loads(s.to_json())["state"]["fe"] == 0, "P0 had to take the FE in F1"
