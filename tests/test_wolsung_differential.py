@@ -50,6 +50,7 @@ class Recording:
 
     def __init__(self, state):
         self.state = state
+        self.tm_uses: Counter[tuple[int, int]] = Counter()
 
     def __getattr__(self, name):
         return getattr(self.state, name)
@@ -76,10 +77,21 @@ class Recording:
                     REACHED["BUILD with the Converter"] += 1
             elif sum(paid[:4]) > 0:
                 REACHED["UPGRADE with 3 cubes for a gold"] += 1
+            if name == "UPGRADE" and ref_mod.storage_from_code(arg // 3) not in ref_mod.upgrade_payments(
+                    tuple(pl.storage), ref_mod.UPGRADE_COST[arg % 3], False):
+                REACHED["UPGRADE with gold among the 3 cubes (exchange_allows_gold_input)"] += 1
+            if name == "BUILD" and result not in ref_mod.machine_payments(
+                    tuple(pl.storage), cost, pl.upgrades[ref_mod.CONVERTER], False, False):
+                REACHED["BUILD with gold as a Converter substitute (converter_accepts_gold)"] += 1
         elif name == "CHANGE":
             REACHED[f"CHANGE {arg}"] += 1
         elif name == "TIME_MACHINE" and arg:
             REACHED["TIME_MACHINE used"] += 1
+            self.tm_uses[s.round, s.actor] += 1
+            if self.tm_uses[s.round, s.actor] == 2:
+                REACHED["TIME_MACHINE twice in a round (time_machine_per_factory)"] += 1
+        elif name == "STRIKE" and s.phase == "setup":
+            REACHED["STRIKE at setup"] += 1
         elif name == "TIE" and NEUTRAL in [arg // 5 ** i % 5 for i in range(len(s.ranking[0]))]:
             REACHED["TIE with the neutral"] += 1
         s.apply(move)
@@ -89,6 +101,11 @@ class Recording:
             REACHED["round 12: deck B merged"] += 1
         if before_round == ref_mod.ROUND_RECYCLE and s.round != before_round and len(s.discard) < before_discard:
             REACHED["round 22: discarded machines back"] += 1
+            if s.ref.data.strike in s.deck or s.ref.data.strike in s.office:
+                REACHED["round 22: the Strike back (strike_returns_at_22)"] += 1
+        if s.general is not None and s.phase == "machine" and any(
+                s.sidings[f] != list(s.ref.data.sidings[f][s.ref.mode]) for f in range(3)):
+            REACHED["finite supply: a siding refilled short"] += 1
         if s.is_terminal():
             if len(s.winners) > 1:
                 REACHED["shared win"] += 1
@@ -128,6 +145,11 @@ COVERED = [
     "DRAW", "DEAL", "START", "STRIKE", "TIE", "NEUTRAL_COUNT", "NEUTRAL_ORDER",
     "CHANGE 0", "CHANGE 1", "TIE with the neutral", "neutral on the order track",
     "round 12: deck B merged", "round 22: discarded machines back", "task points scored",
+    # the option switches' own situations
+    "UPGRADE with gold among the 3 cubes (exchange_allows_gold_input)",
+    "BUILD with gold as a Converter substitute (converter_accepts_gold)",
+    "TIME_MACHINE twice in a round (time_machine_per_factory)", "STRIKE at setup",
+    "round 22: the Strike back (strike_returns_at_22)", "finite supply: a siding refilled short",
 ]
 
 
