@@ -49,7 +49,8 @@ def drive(g, s, until, place=lambda w: mv(PLACE, w), limit=5000, last=False):
         if s.is_chance():
             s.apply(s.chance_outcomes()[0][0])
         elif f["phase"] == PH_PLACE:
-            s.apply(place(f["workshop"][f["actor"]]))
+            s.apply(place(f["workshop"][f["actor"]], f["actor"]) if place.__code__.co_argcount == 2
+                    else place(f["workshop"][f["actor"]]))
         else:
             s.apply(s.legal_moves()[-1 if last else 0])
     raise AssertionError("position not reached")
@@ -321,14 +322,18 @@ def test_d2_time_machine_and_c7_tie_permutations_wo_a9_wo_a10():
 
 
 def test_d3_workers_accumulate_until_the_factory_opens():
-    """D3 in the provisional schedule: F3 first opens in round 7; P1 drops 3 a round into F3."""
+    """D3 on the provisional schedule: F3 first opens in round 7. P1 drops all 3 workers into F3
+    every round (F1 for the others): 7 rounds x 3 = all 21 of P1's workers are in F3 when it
+    opens, and they all go back to P1's personal supply."""
     g = es.game("wolsung", players=3, options={"start_player": 0})
-    def place(w):
-        return mv(PLACE, 25 * w)
-    s = drive(g, g.new_state(seed=3), lambda f: f["round"] == 7 and f["phase"] in (PH_TM, PH_TIE, PH_PICK, PH_NCOUNT)
-              and f["fac"][1][2] == 0 and f["order_len"] > 0 or (f["round"] == 7 and f["phase"] == PH_MACHINE), place=place)
+
+    def place(w, actor):
+        return mv(PLACE, 25 * w) if actor == 1 else mv(PLACE, w)
+    s = drive(g, g.new_state(seed=3), lambda f: f["round"] == 7 and f["phase"] == PH_PICK, place=place)
     f = fields(s)
-    assert f["round"] == 7
+    assert 1 in f["order"][:f["order_len"]]
+    assert f["cnt"][f["order"].index(1)] == 21
+    assert f["fac"][1] == [0, 0, 0] and f["supply"][1] == 21 - f["workshop"][1] and f["workshop"][1] == 0
 
 
 def test_d9_first_engineer_only_in_the_first_factory_wo_a4():
