@@ -159,7 +159,7 @@ def test_c8_change_check_probability_is_s_over_5():
     assert _probs(s) == {CHANGE: pytest.approx(0.6), CHANGE + 32: pytest.approx(0.4)}
 
 
-def test_c11_deck_b_joins_after_round_12_and_discards_after_round_22_wo_a13_wo_a25():
+def test_c11_deck_b_joins_after_round_12_and_discards_after_round_22_wo_a13_wo_a25_wo_a29():
     g = es.game("wolsung", players=3)
     deck_b = sum(1 << i for i, m in enumerate(g.data.machines) if m.vp >= 3)
     rng = random.Random(5)
