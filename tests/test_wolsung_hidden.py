@@ -10,6 +10,8 @@ import pytest
 
 import eurosearch as es
 
+pytestmark = pytest.mark.provisional   # positions and numbers use the provisional data set (P1-P8)
+
 DRAW, DEAL, START, STRIKE, TIE, NCOUNT, NORDER, CHANGE = 16, 17, 18, 19, 20, 21, 22, 23
 PH_DRAW, PH_DEAL, PH_START, PH_NCOUNT, PH_TIE, PH_NORDER, PH_CHANGE = 1, 3, 4, 6, 8, 9, 12
 

@@ -13,6 +13,8 @@ import pytest
 
 import eurosearch as es
 
+pytestmark = pytest.mark.provisional   # positions and numbers use the provisional data set (P1-P8)
+
 PH_DRAW, PH_STRIKE, PH_PLACE, PH_NCOUNT, PH_TM, PH_TIE, PH_NORDER, PH_PICK, PH_MACHINE, PH_CHANGE = 1, 2, 5, 6, 7, 8, 9, 10, 11, 12
 PLACE, TM, PICK, PASS, BUILD, UPGRADE = 1, 2, 3, 4, 5, 6
 DRAW, STRIKE, TIE, NCOUNT, NORDER, CHANGE = 16, 19, 20, 21, 22, 23
