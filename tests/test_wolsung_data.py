@@ -10,7 +10,7 @@ import pytest
 from eurosearch.gamedata import DataError
 from eurosearch.games import wolsung_data as wd
 
-pytestmark = pytest.mark.provisional if hasattr(pytest.mark, "provisional") else []
+pytestmark = pytest.mark.provisional
 
 
 def raw():

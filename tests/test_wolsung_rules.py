@@ -13,6 +13,8 @@ import pytest
 
 import eurosearch as es
 
+pytestmark = pytest.mark.provisional   # positions and numbers use the provisional data set (P1-P8)
+
 PH_DRAW, PH_STRIKE, PH_PLACE, PH_NCOUNT, PH_TM, PH_TIE, PH_NORDER, PH_PICK, PH_MACHINE, PH_CHANGE = 1, 2, 5, 6, 7, 8, 9, 10, 11, 12
 PLACE, TM, PICK, PASS, BUILD, UPGRADE = 1, 2, 3, 4, 5, 6
 DRAW, STRIKE, TIE, NCOUNT, NORDER, CHANGE = 16, 19, 20, 21, 22, 23
@@ -49,7 +51,8 @@ def drive(g, s, until, place=lambda w: mv(PLACE, w), limit=5000, last=False):
         if s.is_chance():
             s.apply(s.chance_outcomes()[0][0])
         elif f["phase"] == PH_PLACE:
-            s.apply(place(f["workshop"][f["actor"]]))
+            s.apply(place(f["workshop"][f["actor"]], f["actor"]) if place.__code__.co_argcount == 2
+                    else place(f["workshop"][f["actor"]]))
         else:
             s.apply(s.legal_moves()[-1 if last else 0])
     raise AssertionError("position not reached")
@@ -320,15 +323,19 @@ def test_d2_time_machine_and_c7_tie_permutations_wo_a9_wo_a10():
     assert len(outs) == len(list(permutations(range(k)))) and all(p == pytest.approx(1 / len(outs)) for _, p in outs)
 
 
-def test_d3_workers_accumulate_until_the_factory_opens():
-    """D3 in the provisional schedule: F3 first opens in round 7; P1 drops 3 a round into F3."""
+def test_d3_workers_accumulate_until_the_factory_opens_wo_a16_wo_a17():
+    """D3 on the provisional schedule: F3 first opens in round 7. P1 drops all 3 workers into F3
+    every round (F1 for the others): 7 rounds x 3 = all 21 of P1's workers are in F3 when it
+    opens, and they all go back to P1's personal supply."""
     g = es.game("wolsung", players=3, options={"start_player": 0})
-    def place(w):
-        return mv(PLACE, 25 * w)
-    s = drive(g, g.new_state(seed=3), lambda f: f["round"] == 7 and f["phase"] in (PH_TM, PH_TIE, PH_PICK, PH_NCOUNT)
-              and f["fac"][1][2] == 0 and f["order_len"] > 0 or (f["round"] == 7 and f["phase"] == PH_MACHINE), place=place)
+
+    def place(w, actor):
+        return mv(PLACE, 25 * w) if actor == 1 else mv(PLACE, w)
+    s = drive(g, g.new_state(seed=3), lambda f: f["round"] == 7 and f["phase"] == PH_PICK, place=place)
     f = fields(s)
-    assert f["round"] == 7
+    assert 1 in f["order"][:f["order_len"]]
+    assert f["cnt"][f["order"].index(1)] == 21
+    assert f["fac"][1] == [0, 0, 0] and f["supply"][1] == 21 - f["workshop"][1] and f["workshop"][1] == 0
 
 
 def test_d9_first_engineer_only_in_the_first_factory_wo_a4():
@@ -338,3 +345,46 @@ def test_d9_first_engineer_only_in_the_first_factory_wo_a4():
     assert f["fac_idx"] == 0 and f["fe"] == -1 and mv(PICK, FE) in s.legal_moves()
     s = drive(g, s, lambda f: f["phase"] != PH_PICK or f["fac_idx"] == 1)
     assert fields(s)["fe"] >= 0             # taken in F1, never offered in F2
+
+
+@pytest.mark.parametrize("n, last", [(2, 25), (3, 25), (4, 29)])
+def test_start_player_rotates_and_the_last_round_is_played_wo_a23_wo_a27_wo_a35(n, last):
+    g = es.game("wolsung", players=n, options={"start_player": 1 % n})
+    s = g.new_state(seed=2)
+    f = fields(s)
+    assert f["phase"] == PH_PLACE and f["actor"] == 1 % n
+    assert len(s.legal_moves()) == 10                # one whole allocation of 3 workers: C(5, 2)
+    firsts, prev_round = {}, 0
+    while not s.is_terminal():
+        f = fields(s)
+        if f["phase"] == PH_PLACE and f["round"] != prev_round:
+            firsts[f["round"]] = f["actor"]
+            prev_round = f["round"]
+        s.apply(s.chance_outcomes()[0][0] if s.is_chance() else s.legal_moves()[0])
+    assert fields(s)["round"] == last
+    assert firsts[2] == (1 % n + 1) % n and firsts[last] == (1 % n + last - 1) % n
+
+
+def test_three_factories_in_one_round_are_accepted_from_an_owners_file_wo_a36():
+    from eurosearch.games import wolsung_data as wd
+    import tomllib, tempfile
+    raw = tomllib.loads(wd.DEFAULT_DATA.read_text())
+    raw["meta"]["status"] = "owner"
+    raw["rounds"]["schedule"][0]["open"] = ["F3", "F1", "F2"]
+    path = tempfile.mktemp(suffix=".json")
+    open(path, "w").write(json.dumps(raw))
+    g = es.game("wolsung", players=3, data=path, options={"start_player": 0})
+    assert g.data.schedule[2] == (0, 1, 2)            # sorted by factory_order (WO-A15)
+    s = g.new_state(seed=1)
+    opened = set()
+    while not s.is_terminal() and fields(s)["round"] <= 3:
+        f = fields(s)
+        if f["round"] == 3 and f["phase"] in (PH_PICK, PH_TIE):
+            opened.add(f["fac_idx"])
+        if s.is_chance():
+            s.apply(s.chance_outcomes()[0][0])
+        elif f["phase"] == PH_PLACE and f["workshop"][f["actor"]] == 3:
+            s.apply(mv(PLACE, 1 + 5 + 25))                # one worker into each factory
+        else:
+            s.apply(s.legal_moves()[0])
+    assert opened == {0, 1, 2}

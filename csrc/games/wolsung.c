@@ -281,7 +281,7 @@ static int pick_options(const es_game *g, const wo_state *s, int p) {
     int f = sched_fac(g, s), opt = 0;
     for (int r = 0; r < WO_NRES; r++)
         if (s->siding[f][r] && s->storage[p][r] < WO_CAP) opt |= 1 << r;
-    if (s->fe < 0 && !(g->options[WO_OPT_FE_SINGLE] && s->turn == 0) && (opt || fe_forced_here(g, s))) opt |= 1 << 5;
+    if (s->fe < 0 && !(g->options[WO_OPT_FE_SINGLE] && s->turn == 0)) opt |= 1 << 5;
     return opt;
 }
 
