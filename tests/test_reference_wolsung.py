@@ -27,6 +27,8 @@ from eurosearch.reference.wolsung import (
     task_points, tie_outcome, time_move, upgrade_move, upgrade_payments,
 )
 
+pytestmark = pytest.mark.provisional
+
 GOLEM, STEAM_CAR, LOCOMOTIVE, AIRSHIP = range(4)
 AQUITAINE, ALFHEIM, MORGOVIA, WOTANY = range(4)
 F1, F2, F3 = range(3)

@@ -24,6 +24,8 @@ from eurosearch.reference.wolsung import NEUTRAL, WolsungReference, from_game_da
 if "wolsung" not in es.games():
     pytest.skip("the native Wolsung engine is not registered in this build", allow_module_level=True)
 
+pytestmark = pytest.mark.provisional
+
 GAMES_PER_COUNT = 200
 OPTION_SETS = [
     {},
@@ -164,9 +166,6 @@ def test_coverage_of_the_differential_games():
     assert not missing, f"never reached: {missing}; reached: {dict(REACHED)}"
 
 
-@pytest.mark.xfail(strict=True, reason="FINDINGS.md N1: with fe_forced_last_factory_only the native "
-                   "engine ends a non-last factory's picking when no cube can be taken, leaving the FE "
-                   "that is the blocked picker's only (compulsory, WO-A11) pick")
 def test_n1_blocked_picker_takes_the_fe_in_a_non_last_factory():
     """FINDINGS.md N1, WO-A4 (FE_FORCED_LAST_FACTORY_ONLY) with WO-A11: in round 9 (F1 then F2),
     P0 alone ranks in F1 and holds 4 of every cube on F1's siding. The FE is then P0's only
