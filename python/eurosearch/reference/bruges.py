@@ -290,7 +290,7 @@ class BrugesRefState:
         colour and the drawer's pending colours."""
         free = [len(s) for s in self.pool]
         for s in (0, 1):
-            if s != drawing_slot and self.size[s] > 0:
+            if s != drawing_slot and self.size[s] > 0 and self.top[s] >= 0:   # known top
                 free[self.top[s]] -= 1
         if self.drawer >= 0:
             for k, c in enumerate(self.p[self.drawer].pending):
