@@ -445,7 +445,6 @@ def test_t16_coachman_empties_the_hand():
     st.phase, st.dice = 3, [3] * 5
     pl = st.p[0]
     place(st, 0, card("extra_play"))
-    pl.hand = [card("none", cost=0, taken=set(range(150, 150 + k))) for k in range(5)]
     pl.hand = sorted(set(range(150, 155)))
     coach = pl.persons()[0]
     turns = 0
@@ -467,8 +466,7 @@ def test_t17_t18_t19_majorities():
     st = fresh(4)
     st.p[0].rep, st.p[1].rep = 3, 3                   # T17 (b): tie flips nothing
     for p, k in enumerate((6, 5, 4, 4)):              # T18
-        place(st, p, *range(150, 150 + k)) if False else None
-        st.p[p].houses = [[0, 1]] * k
+        st.p[p].houses = [[0, 1] for _ in range(k)]
     for p, k in enumerate((6, 10, 2, 0)):             # T19 (BR-A20)
         st.p[p].canal = [min(k, 5), max(0, k - 5)]
     st._phase4()
