@@ -35,9 +35,14 @@ native = pytest.mark.skipif("bruges" not in es.games(),
                             reason="the Bruges C engine is not registered in this build")
 
 
-def play(players: int, options: dict, seed: int) -> int:
+#: What the differential games reached (filled by the lockstep games, checked at the end).
+LOCKSTEP_SEEN: Counter = Counter()
+BLOCKS_RUN: set = set()
+
+
+def play(players: int, options: dict, seed: int, seen: Counter | None = None) -> int:
     g = es.game("bruges", players=players, options=options)
-    ref = BrugesReference(g.data, players, g.options).initial_state()
+    ref = RecordingState(BrugesReference(g.data, players, g.options), Counter() if seen is None else seen)
     return play_both(g.initial_state(), ref, random.Random(seed))
 
 
@@ -48,8 +53,9 @@ def test_native_matches_reference(players: int, block: int) -> None:
     """50 seeds per (player count, block): 200 games per player count, every option set."""
     for seed in range(block * 50, (block + 1) * 50):
         options = OPTION_SETS[seed % len(OPTION_SETS)]
-        steps = play(players, options, 1000 * players + seed)
+        steps = play(players, options, 1000 * players + seed, LOCKSTEP_SEEN)
         assert steps > 100, (players, options, seed)
+    BLOCKS_RUN.add((players, block))
 
 
 class RecordingState(BrugesRefState):
@@ -58,6 +64,26 @@ class RecordingState(BrugesRefState):
     def __init__(self, ref: BrugesReference, seen: Counter):
         self.seen = seen
         super().__init__(ref)
+
+    def apply(self, m: int) -> None:
+        data = self.ref.data
+        if not self.is_chance():
+            kind, action = m & 15, m >> 12 & 7
+            card = data.cards[m >> 4 & 255] if kind in (ref_mod.PLAY, ref_mod.ACTIVATE) else None
+            if kind == ref_mod.PLAY:
+                self.seen["action:" + ref_mod.ACTION_NAMES[action]] += 1
+                if action == ref_mod.A_RECRUIT:
+                    self.seen["recruited:" + card.effect] += 1
+                if action == ref_mod.A_WORKERS and any(
+                        data.cards[q].effect == "extra_workers_action1"
+                        for q in self.p[self.current_player()].persons()):
+                    self.seen["boosted action I"] += 1
+            if kind == ref_mod.ACTIVATE:
+                self.seen["activated:" + card.effect] += 1
+            if kind == ref_mod.DRAW and self.phase == 1 and ref_mod.DRAW_STOP in self.legal_moves():
+                self.seen["optional Inventor draw"] += 1
+        self.seen["move:" + ref_mod.MOVE_TYPE_NAMES.get(m & 15, "?")] += 1
+        super().apply(m)
 
     def _disaster(self, p, col):
         self.seen["disaster:" + self.ref.data.disaster[col]] += 1
@@ -82,36 +108,7 @@ class RecordingState(BrugesRefState):
                     self.seen["scored:" + self.ref.data.cards[c].effect] += 1
 
 
-def test_coverage_of_the_random_games() -> None:
-    """Every move kind, action, effect kind, disaster and deck event is reached (on the
-    reference alone, random play as in the differential games)."""
-    data = load()
-    seen: Counter = Counter()
-    for players in (2, 3, 4):
-        for seed in range(40):
-            options = bruges.parse_options(OPTION_SETS[seed % len(OPTION_SETS)], players)
-            state = RecordingState(BrugesReference(data, players, options), seen)
-            rng = random.Random(seed)
-            while not state.is_terminal():
-                if state.is_chance():
-                    m = state.sample_chance(rng)
-                else:
-                    m = rng.choice(state.legal_moves())
-                    card = data.cards[m >> 4 & 255] if m & 15 in (ref_mod.PLAY, ref_mod.ACTIVATE) else None
-                    if m & 15 == ref_mod.PLAY:
-                        seen["action:" + ref_mod.ACTION_NAMES[m >> 12 & 7]] += 1
-                        if m >> 12 & 7 == ref_mod.A_RECRUIT:
-                            seen["recruited:" + card.effect] += 1
-                    if m & 15 == ref_mod.ACTIVATE:
-                        seen["activated:" + card.effect] += 1
-                    if m & 15 == ref_mod.PLAY and m >> 12 & 7 == ref_mod.A_WORKERS and any(
-                            data.cards[q].effect == "extra_workers_action1"
-                            for q in state.p[state.current_player()].persons()):
-                        seen["boosted action I"] += 1
-                    if m & 15 == ref_mod.DRAW and state.phase == 1 and ref_mod.DRAW_STOP in state.legal_moves():
-                        seen["optional Inventor draw"] += 1
-                seen["move:" + ref_mod.MOVE_TYPE_NAMES[m & 15]] += 1
-                state.apply(m)
+def expected_coverage() -> set[str]:
     expected = {"move:" + name for name in ref_mod.MOVE_TYPE_NAMES.values()}
     expected |= {"action:" + a for a in ref_mod.ACTION_NAMES}
     expected |= {"recruited:" + k for k in EFFECT_KINDS}
@@ -120,5 +117,29 @@ def test_coverage_of_the_random_games() -> None:
                  "optional Inventor draw"}
     expected |= {"disaster:" + k for k in ("flood", "plague", "riot", "fire", "intrigue")}
     expected |= {"extra enters in phase 1", "extra enters in phase 3", "pile split", "statue", "marker"}
-    missing = sorted(k for k in expected if seen[k] == 0)
+    return expected
+
+
+def test_coverage_of_the_random_games() -> None:
+    """Every move kind, action, effect kind, disaster and deck event is reached by random play
+    on the reference alone (runs even where the native engine is missing)."""
+    data = load()
+    seen: Counter = Counter()
+    for players in (2, 3, 4):
+        for seed in range(40):
+            options = bruges.parse_options(OPTION_SETS[seed % len(OPTION_SETS)], players)
+            state = RecordingState(BrugesReference(data, players, options), seen)
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                state.apply(state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_moves()))
+    missing = sorted(k for k in expected_coverage() if seen[k] == 0)
     assert not missing, f"never reached: {missing}"
+
+
+@native
+def test_coverage_of_the_differential_games() -> None:
+    """The same coverage, reached in the lockstep games themselves (needs all their blocks)."""
+    if len(BLOCKS_RUN) < 12:
+        pytest.skip("only meaningful after every test_native_matches_reference block ran")
+    missing = sorted(k for k in expected_coverage() if LOCKSTEP_SEEN[k] == 0)
+    assert not missing, f"never reached in the differential games: {missing}"
