@@ -143,3 +143,12 @@ def test_coverage_of_the_differential_games() -> None:
         pytest.skip("only meaningful after every test_native_matches_reference block ran")
     missing = sorted(k for k in expected_coverage() if LOCKSTEP_SEEN[k] == 0)
     assert not missing, f"never reached in the differential games: {missing}"
+
+
+@native
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_first_top_colour_is_uniform(players: int) -> None:
+    """Spec 5.1 / 5.3 (FINDINGS F1): before any top is revealed, pile A's top colour is 33/165
+    for every colour; pile B's top, not yet revealed, pins nothing."""
+    s = es.game("bruges", players=players, options={"start_player": 0}).initial_state()
+    assert sorted(s.chance_outcomes()) == [(ref_mod.top_move(0, k), 33 / 165) for k in range(5)]
