@@ -51,6 +51,9 @@ def builder(moves, rng: random.Random) -> int:
         act = [m for m in moves if m & 15 in (ref_mod.ACTIVATE, ref_mod.REP) and m != ref_mod.rep_move(False)]
         if act:
             return rng.choice(act)
+        money = [m for m in moves if m & 15 == ref_mod.PLAY and m >> 12 & 7 == ref_mod.A_MONEY]
+        if money:                       # save up for the next canal tile or person
+            return rng.choice(money)
     return rng.choice(moves)
 
 
