@@ -567,3 +567,55 @@ def test_random_games_end_and_conserve_cards(n):
         assert sum(st.returns()) == pytest.approx(1.0)
         clone = st.clone()
         assert clone.scores() == st.scores() and clone.is_terminal()
+
+
+# ---------------------------------------------------------------- more BR-A ids, interface
+
+def test_br_a2_no_advance_past_the_last_space():
+    st = fresh(2)
+    to_dice(st)
+    st.p[0].rep = len(DATA.rep_vp) - 1
+    st.p[0].money = st.p[1].money = 10
+    roll(st, [1, 3, 3, 3, 3])
+    assert st.current_player() == 1            # seat 0, at the top, is not offered REP
+
+
+def test_br_a24_empty_hand_passes_the_turn():
+    rng = random.Random(0)
+    st2 = fresh(2)
+    while st2.phase != 3 or st2.is_chance():
+        st2.apply(st2.sample_chance(rng) if st2.is_chance() else rng.choice(st2.legal_moves()))
+    st2.p[1].hand = []                         # seat 1 will pass all its turns
+    seats = set()
+    while st2.phase == 3:
+        if not st2.is_chance():
+            seats.add(st2.current_player())
+        st2.apply(st2.sample_chance(rng) if st2.is_chance() else rng.choice(st2.legal_moves()))
+    assert seats == {0}
+
+
+def test_br_a8_br_a36_canal_bonus_on_the_final_state_statue_automatic():
+    """BR-A36: the statue is taken without a decision; BR-A8: the 3-VP bonus needs >= 3 tiles
+    at the end (a section cut back to 2 by Fire scores nothing)."""
+    st = fresh(2)
+    pl = st.p[0]
+    pl.canal = [3, 0]
+    drive(st._disaster(0, RED))                 # the only target: section 0's outer tile
+    st._final_scoring()
+    assert pl.canal == [2, 0] and st.final_vp[0] == 0
+
+
+def test_illegal_moves_are_refused_and_clone_is_independent():
+    st = fresh(3)
+    with pytest.raises(ValueError):
+        st.apply(R.draw_move(0))                # a chance node: TOP expected
+    with pytest.raises(ValueError):
+        st.apply(True)
+    st.apply(R.top_move(0, RED))
+    st.apply(R.top_move(1, RED))
+    with pytest.raises(ValueError):
+        st.apply(R.END_TURN)
+    copy = st.clone()
+    st.apply(R.draw_move(0))
+    assert copy.p[0].pending == [0] * 5 and st.p[0].pending[RED] == 1
+    assert copy.legal_moves() == [R.draw_move(0), R.draw_move(1)]
