@@ -475,7 +475,8 @@ static void apply_decision(const es_game *g, br_state *s, es_move m) {
 static void top_free(const es_game *g, const br_state *s, int slot, int freec[BR_NCOL]) {
     for (int k = 0; k < BR_NCOL; k++) freec[k] = pool_count(g, s, k);
     for (int sl = 0; sl < 2; sl++)
-        if (sl != slot && s->size[sl] && !(s->need_top == sl + 1)) freec[s->top[sl]]--;
+        if (sl != slot && s->size[sl] && !(s->need_top == sl + 1) && !(sl == 1 && s->setup_b))   /* unrevealed: pins nothing */
+            freec[s->top[sl]]--;
     for (int p = 0; p < g->players; p++)
         for (int k = 0; k < BR_NCOL; k++) freec[k] -= s->pending[p][k];
 }
@@ -846,7 +847,7 @@ static int br_validate(const es_game *g, const void *sv, char *err, size_t errle
         BR_CHECK(tot > 0 && s->size[s->need_top - 1] > 0, "a pile top to reveal but no card for it");
     }
     for (int sl = 0; sl < 2; sl++)
-        if (s->size[sl] && s->need_top != sl + 1) {
+        if (s->size[sl] && s->need_top != sl + 1 && !(sl == 1 && s->setup_b)) {
             BR_CHECK(pool_count(g, s, s->top[sl]) > 0, "pile %d: top colour has no card", sl);
         }
     int k = card_colour_pending(s);
