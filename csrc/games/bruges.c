@@ -14,7 +14,7 @@
 
 /* ---------------------------------------------------------------------------- data */
 
-int br_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t errlen) {
+static int br_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t errlen) {
     if (len < BR_TAB_CARDS + BR_CARDS * (BR_TAB_CARD + ES_NAME_INTS))
         return es_setup_error(err, errlen, "bruges data: table too short (%zu ints)", len);
     if (t[0] != BR_TABLE_VERSION || t[1] != BR_CARDS)
@@ -116,6 +116,7 @@ static int is_chance(const br_state *s) {
 
 static void discard(br_state *s, int c) {
     s->zone[c] = BR_Z_DISCARD;
+    s->owner[c] = 0;
     s->link[c] = 0;
     s->flags[c] = BR_F_PUBLIC;
 }
@@ -474,7 +475,8 @@ static void apply_decision(const es_game *g, br_state *s, es_move m) {
 static void top_free(const es_game *g, const br_state *s, int slot, int freec[BR_NCOL]) {
     for (int k = 0; k < BR_NCOL; k++) freec[k] = pool_count(g, s, k);
     for (int sl = 0; sl < 2; sl++)
-        if (sl != slot && s->size[sl] && !(s->need_top == sl + 1)) freec[s->top[sl]]--;
+        if (sl != slot && s->size[sl] && !(s->need_top == sl + 1) && !(sl == 1 && s->setup_b))   /* unrevealed: pins nothing */
+            freec[s->top[sl]]--;
     for (int p = 0; p < g->players; p++)
         for (int k = 0; k < BR_NCOL; k++) freec[k] -= s->pending[p][k];
 }
@@ -487,7 +489,7 @@ static int card_colour_pending(const br_state *s) {
     return -1;
 }
 
-int br_chance_outcomes(const es_game *g, const void *sv, es_move *out, double *prob) {
+static int br_chance_outcomes(const es_game *g, const void *sv, es_move *out, double *prob) {
     const br_state *s = sv;
     int n = 0;
     int k = card_colour_pending(s);
@@ -587,7 +589,7 @@ static void settle(const es_game *g, br_state *s) {
     }
 }
 
-void br_init(const es_game *g, void *sv) {
+static void br_init(const es_game *g, void *sv) {
     const bruges_data *d = D(g);
     br_state *s = sv;
     int n = g->players;
@@ -612,7 +614,7 @@ void br_init(const es_game *g, void *sv) {
     }
 }
 
-int br_current_player(const es_game *g, const void *sv) {
+static int br_current_player(const es_game *g, const void *sv) {
     (void)g;
     const br_state *s = sv;
     if (s->phase == BR_PH_OVER) return ES_TERMINAL;
@@ -620,20 +622,20 @@ int br_current_player(const es_game *g, const void *sv) {
     return s->cur;
 }
 
-int br_legal_moves(const es_game *g, const void *sv, es_move *out) {
+static int br_legal_moves(const es_game *g, const void *sv, es_move *out) {
     const br_state *s = sv;
     if (s->phase == BR_PH_OVER || is_chance(s)) return 0;
     return legal_raw(g, s, out);
 }
 
-void br_apply(const es_game *g, void *sv, es_move m) {
+static void br_apply(const es_game *g, void *sv, es_move m) {
     br_state *s = sv;
     if (is_chance(s)) apply_chance(g, s, m);
     else apply_decision(g, s, m);
     settle(g, s);
 }
 
-es_move br_sample_chance(const es_game *g, const void *s, es_rng *rng) {
+static es_move br_sample_chance(const es_game *g, const void *s, es_rng *rng) {
     es_move out[BR_MAX_CHANCE];
     double prob[BR_MAX_CHANCE];
     int n = br_chance_outcomes(g, s, out, prob);
@@ -670,13 +672,13 @@ static int final_score(const es_game *g, const br_state *s, int p) {
     return vp;
 }
 
-void br_scores(const es_game *g, const void *sv, double *out) {
+static void br_scores(const es_game *g, const void *sv, double *out) {
     const br_state *s = sv;
     for (int p = 0; p < g->players; p++)
         out[p] = s->phase == BR_PH_OVER ? final_score(g, s, p) : s->score[p];
 }
 
-void br_returns(const es_game *g, const void *sv, double *out) {
+static void br_returns(const es_game *g, const void *sv, double *out) {
     const br_state *s = sv;
     int n = g->players, best = -1, bestm = -1, w = 0, v[BR_MAXP];
     for (int p = 0; p < n; p++) out[p] = 0;
@@ -695,30 +697,44 @@ void br_returns(const es_game *g, const void *sv, double *out) {
 
 /* ---------------------------------------------------------------------------- knowledge */
 
-/* Spec 6.3 on the card pool: per colour, the identities the observer cannot see (pool, others'
- * non-public hand cards, others' houses) are permuted; every place keeps its colour. */
-void br_determinize(const es_game *g, void *sv, int observer, es_rng *rng) {
-    br_state *s = sv;
+/* The cards whose identity `observer` cannot see, per colour: the pool, others' non-public
+ * hand cards and others' houses. Their places are dealt back to the same cards: at random
+ * (determinization, spec 6.3: every place keeps its colour) or, without rng, canonically by
+ * place (redaction: the view then depends only on what the observer knows). */
+static void reassign(const es_game *g, br_state *s, int observer, es_rng *rng) {
     uint8_t remap[BR_CARDS];
     for (int c = 0; c < BR_CARDS; c++) remap[c] = (uint8_t)c;
     br_state old = *s;
     for (int k = 0; k < BR_NCOL; k++) {
-        int ids[BR_CARDS], m = 0;
+        int ids[BR_CARDS], places[BR_CARDS], m = 0;
         for (int c = 0; c < BR_CARDS; c++) {
             if (D(g)->card[c].colour != k) continue;
             int z = old.zone[c];
             if (z == BR_Z_POOL || (old.owner[c] != observer &&
                                    ((z == BR_Z_HAND && !(old.flags[c] & BR_F_PUBLIC)) || z == BR_Z_HOUSE)))
-                ids[m++] = c;
+                ids[m] = places[m] = c, m++;
         }
-        int perm[BR_CARDS];
-        for (int i = 0; i < m; i++) perm[i] = ids[i];
-        for (int i = m - 1; i > 0; i--) {
-            int j = (int)es_rng_u32_below(rng, (uint32_t)(i + 1));
-            int t = perm[i]; perm[i] = perm[j]; perm[j] = t;
+        if (rng) {
+            for (int i = m - 1; i > 0; i--) {
+                int j = (int)es_rng_u32_below(rng, (uint32_t)(i + 1));
+                int t = places[i]; places[i] = places[j]; places[j] = t;
+            }
+        } else {   /* places sorted by (zone, owner, link, flags): insertion sort, m <= 165 */
+            for (int i = 1; i < m; i++) {
+                int x = places[i], j = i - 1;
+                uint32_t kx = (uint32_t)old.zone[x] << 24 | (uint32_t)old.owner[x] << 16 | (uint32_t)old.link[x] << 8 | old.flags[x];
+                while (j >= 0) {
+                    int y = places[j];
+                    uint32_t ky = (uint32_t)old.zone[y] << 24 | (uint32_t)old.owner[y] << 16 | (uint32_t)old.link[y] << 8 | old.flags[y];
+                    if (ky <= kx) break;
+                    places[j + 1] = y;
+                    j--;
+                }
+                places[j + 1] = x;
+            }
         }
-        for (int i = 0; i < m; i++) {   /* card perm[i] takes the place of ids[i] */
-            int to = perm[i], from = ids[i];
+        for (int i = 0; i < m; i++) {   /* card ids[i] takes the place of card places[i] */
+            int to = ids[i], from = places[i];
             s->zone[to] = old.zone[from];
             s->owner[to] = old.owner[from];
             s->link[to] = old.link[from];
@@ -729,3 +745,290 @@ void br_determinize(const es_game *g, void *sv, int observer, es_rng *rng) {
     for (int c = 0; c < BR_CARDS; c++)   /* persons follow their house's new id */
         if (s->zone[c] == BR_Z_PERSON) s->link[c] = remap[old.link[c]];
 }
+
+static void br_determinize(const es_game *g, void *sv, int observer, es_rng *rng) {
+    reassign(g, (br_state *)sv, observer, rng);
+}
+
+static void br_redact(const es_game *g, const void *sv, int viewer, void *out) {
+    memcpy(out, sv, sizeof(br_state));
+    reassign(g, (br_state *)out, viewer, NULL);
+}
+
+/* What `viewer` sees of m: an opponent's house (action V) and the identity of a card drawn
+ * into an opponent's hand are only a colour: card id BR_HIDDEN_CARD + colour. */
+#define BR_HIDDEN_CARD 200
+static es_move br_move_view(const es_game *g, const void *sv, es_move m, int viewer) {
+    const br_state *s = sv;
+    int arg = MV_ARG(m);
+    if (MV_TYPE(m) == BR_M_PLAY && ((arg >> 8) & 7) == BR_ACT_V && s->cur != viewer)
+        return MV(BR_M_PLAY, (BR_HIDDEN_CARD + D(g)->card[arg & 255].colour) | (BR_ACT_V << 8));
+    if (MV_TYPE(m) == BR_C_CARD && s->cur != viewer)
+        return MV(BR_C_CARD, BR_HIDDEN_CARD + D(g)->card[arg & 255].colour);
+    return m;
+}
+
+/* ---------------------------------------------------------------------------- validation */
+
+#define BR_CHECK(cond, ...) do { if (!(cond)) { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); return ES_ERR_FORMAT; } } while (0)
+
+static int br_validate(const es_game *g, const void *sv, char *err, size_t errlen) {
+    const bruges_data *d = D(g);
+    const br_state *s = sv;
+    int n = g->players;
+    BR_CHECK(s->phase <= BR_PH_OVER, "phase %d out of range", s->phase);
+    BR_CHECK(s->round >= 1 && s->round <= 60, "round %d out of range", s->round);
+    BR_CHECK(s->start < n && s->cur < n, "start or current player out of range");
+    BR_CHECK(s->final_flag <= 2 && s->extra_entered <= 1 && s->setup_b <= 1 && s->optional <= 1, "flag out of range");
+    BR_CHECK(s->need_top <= 2 && s->need_card <= BR_NCOL, "pending chance out of range");
+    BR_CHECK(s->seat <= n && s->lap <= 4 && s->dice_rolled <= BR_NCOL, "seat, lap or dice count out of range");
+    BR_CHECK(s->pending_dis < 32 && s->fire_left <= 1 && s->plague_left <= 1, "disaster state out of range");
+    BR_CHECK(s->plays_left <= 8 && s->played <= 8 && s->draws_left <= 16 && s->jailer_left <= 16, "turn counters out of range");
+    for (int k = 0; k < BR_NCOL; k++) BR_CHECK(s->die[k] <= 6, "die out of range");
+    for (int sl = 0; sl < 2; sl++) BR_CHECK(s->top[sl] < BR_NCOL, "top colour out of range");
+    BR_CHECK(s->statues_taken <= d->n_statues, "statues taken out of range");
+    BR_CHECK(s->size[0] + s->size[1] + s->extra_size <= BR_CARDS, "pile sizes out of range");
+    BR_CHECK(!s->extra_entered || s->extra_size == 0, "extra pile entered but not empty");
+    for (int p = 0; p < BR_MAXP; p++) {
+        if (p >= n) {
+            BR_CHECK(!s->money[p] && !s->score[p] && !s->rep[p] && !s->markers[p] && !s->house_seq[p],
+                     "seat %d is not in the game", p);
+            for (int k = 0; k < BR_NCOL; k++)
+                BR_CHECK(!s->workers[p][k] && !s->threats[p][k] && !s->pending[p][k], "seat %d is not in the game", p);
+            BR_CHECK(!s->canal[p][0] && !s->canal[p][1] && !s->statue[p][0] && !s->statue[p][1], "seat %d is not in the game", p);
+            continue;
+        }
+        BR_CHECK(s->rep[p] < d->rep_positions, "player %d: reputation out of range", p);
+        BR_CHECK(s->markers[p] < 8, "player %d: markers out of range", p);
+        for (int k = 0; k < BR_NCOL; k++) {
+            BR_CHECK(s->threats[p][k] <= 3, "player %d: threats out of range", p);
+            BR_CHECK(s->threats[p][k] < 3 || s->phase == BR_PH_DISASTER || s->phase == BR_PH_DICE,
+                     "player %d: 3 threat markers outside phase 2", p);
+            BR_CHECK(!s->pending[p][k] || (p == s->cur && (s->phase == BR_PH_DRAW || s->phase == BR_PH_REVEAL)),
+                     "player %d: undrawn cards outside their refill", p);
+        }
+        for (int sec = 0; sec < 2; sec++) {
+            BR_CHECK(s->canal[p][sec] <= BR_SPACES, "player %d: canal out of range", p);
+            int v = s->statue[p][sec], ok = v == 0;
+            for (int i = 0; i < s->statues_taken; i++) ok |= d->statue[i] == v;
+            BR_CHECK(ok, "player %d: statue %d not taken from the stack", p, v);
+        }
+    }
+    int pool = 0, pend = 0;
+    for (int p = 0; p < n; p++)
+        for (int k = 0; k < BR_NCOL; k++) pend += s->pending[p][k];
+    for (int c = 0; c < BR_CARDS; c++) {
+        int z = s->zone[c];
+        BR_CHECK(z <= BR_Z_DISCARD, "card %d: zone out of range", c);
+        BR_CHECK(s->flags[c] <= (BR_F_ROTATED | BR_F_PUBLIC), "card %d: flags out of range", c);
+        if (z == BR_Z_POOL || z == BR_Z_DISCARD) {
+            BR_CHECK(!s->owner[c] && !s->link[c], "card %d: owner or link set in a public pile", c);
+            BR_CHECK(s->flags[c] == (z == BR_Z_DISCARD ? BR_F_PUBLIC : 0), "card %d: flags", c);
+            pool += z == BR_Z_POOL;
+            continue;
+        }
+        BR_CHECK(s->owner[c] < n, "card %d: owner out of range", c);
+        if (z == BR_Z_HAND) BR_CHECK(!s->link[c] && !(s->flags[c] & BR_F_ROTATED), "card %d: hand card state", c);
+        if (z == BR_Z_HOUSE) BR_CHECK(s->link[c] < s->house_seq[s->owner[c]] && !s->flags[c], "card %d: house state", c);
+        if (z == BR_Z_PERSON) {
+            int h = s->link[c];
+            BR_CHECK(h < BR_CARDS && s->zone[h] == BR_Z_HOUSE && s->owner[h] == s->owner[c], "card %d: not on a house of its owner", c);
+            BR_CHECK(s->flags[c] & BR_F_PUBLIC, "card %d: a person is public", c);
+            for (int e = 0; e < c; e++) BR_CHECK(!(s->zone[e] == BR_Z_PERSON && s->link[e] == h), "house %d holds two persons", h);
+        }
+    }
+    BR_CHECK(pool == s->size[0] + s->size[1] + s->extra_size + pend + (s->need_card ? 1 : 0),
+             "card pool (%d) does not match the piles and draws", pool);
+    int fr[BR_NCOL];
+    if (s->need_top && s->phase != BR_PH_OVER) {
+        top_free(g, s, s->need_top - 1, fr);
+        int tot = 0;
+        for (int k = 0; k < BR_NCOL; k++) tot += fr[k] > 0 ? fr[k] : 0;
+        BR_CHECK(tot > 0 && s->size[s->need_top - 1] > 0, "a pile top to reveal but no card for it");
+    }
+    for (int sl = 0; sl < 2; sl++)
+        if (s->size[sl] && s->need_top != sl + 1 && !(sl == 1 && s->setup_b)) {
+            BR_CHECK(pool_count(g, s, s->top[sl]) > 0, "pile %d: top colour has no card", sl);
+        }
+    int k = card_colour_pending(s);
+    if (k >= 0) BR_CHECK(pool_count(g, s, k) > 0, "a card to draw of colour %d but none left", k);
+    BR_CHECK(s->phase != BR_PH_REVEAL || any_pending(s, s->cur), "a reveal without drawn cards");
+    BR_CHECK(s->phase != BR_PH_DICE || s->dice_rolled < BR_NCOL, "all dice rolled but still rolling");
+    BR_CHECK(s->phase != BR_PH_START || (s->round == 1 && g->options[BR_OPT_START_PLAYER] < 0), "start player chance out of place");
+    if (s->phase != BR_PH_OVER && !is_chance(s)) {
+        es_move buf[BR_MAX_MOVES];
+        BR_CHECK(legal_raw(g, s, buf) >= 2, "a decision with fewer than 2 moves (forced moves are applied)");
+    }
+    return ES_OK;
+}
+
+/* ---------------------------------------------------------------------------- text */
+
+static const char *const COLOUR_NAME[BR_NCOL] = {"blue", "brown", "yellow", "red", "purple"};
+static const char *const ACTION_NAME[7] = {"workers", "money", "threat", "canal0", "canal1", "house", "recruit"};
+
+static const char *card_name(const es_game *g, int c) {
+    return c < BR_CARDS ? D(g)->card[c].id : c >= BR_HIDDEN_CARD && c < BR_HIDDEN_CARD + BR_NCOL ? COLOUR_NAME[c - BR_HIDDEN_CARD] : "?";
+}
+
+static int br_move_to_str(const es_game *g, const void *sv, es_move m, char *buf, size_t cap) {
+    (void)sv;
+    int a = MV_ARG(m), w = -1;
+    switch (MV_TYPE(m)) {
+    case BR_M_DRAW: w = snprintf(buf, cap, "draw %c", (a & 1) ? 'B' : 'A'); break;
+    case BR_M_DRAW_STOP: w = snprintf(buf, cap, "stop"); break;
+    case BR_M_REP: w = snprintf(buf, cap, (a & 1) ? "reputation" : "pass"); break;
+    case BR_M_ORDER: w = snprintf(buf, cap, "disaster %s", COLOUR_NAME[a % BR_NCOL]); break;
+    case BR_M_FIRE_HOUSE: w = snprintf(buf, cap, "burn %s", card_name(g, a & 255)); break;
+    case BR_M_FIRE_CANAL: w = snprintf(buf, cap, "burn canal%d", a & 1); break;
+    case BR_M_PLAGUE: w = snprintf(buf, cap, "plague %s", card_name(g, a & 255)); break;
+    case BR_M_ACTIVATE: w = snprintf(buf, cap, "activate %s", card_name(g, a & 255)); break;
+    case BR_M_PLAY: w = snprintf(buf, cap, "%s %s", ACTION_NAME[((a >> 8) & 7) % 7], card_name(g, a & 255)); break;
+    case BR_M_END_TURN: w = snprintf(buf, cap, "end"); break;
+    case BR_M_JAILER: w = snprintf(buf, cap, "return %s", COLOUR_NAME[a % BR_NCOL]); break;
+    case BR_C_START: w = snprintf(buf, cap, "start %d", a & 3); break;
+    case BR_C_DIE: w = snprintf(buf, cap, "die %s %d", COLOUR_NAME[(a & 7) % BR_NCOL], (a >> 3) & 7); break;
+    case BR_C_TOP: w = snprintf(buf, cap, "top %c %s", (a & 1) ? 'B' : 'A', COLOUR_NAME[((a >> 1) & 7) % BR_NCOL]); break;
+    case BR_C_CARD: w = snprintf(buf, cap, "card %s", card_name(g, a & 255)); break;
+    default: w = snprintf(buf, cap, "?%d", (int)m);
+    }
+    return w < 0 ? ES_ERR_BUFFER : (size_t)w >= cap ? ES_ERR_BUFFER : w;
+}
+
+static int br_render(const es_game *g, const void *sv, char *buf, size_t cap) {
+    const br_state *s = sv;
+    size_t o = 0;
+#define OUT(...) do { int w_ = snprintf(buf + (o < cap ? o : cap), o < cap ? cap - o : 0, __VA_ARGS__); if (w_ > 0) o += (size_t)w_; } while (0)
+    static const char *const PH[] = {"start", "draw", "reveal", "dice", "disasters", "reputation", "play", "over"};
+    OUT("Bruges (provisional data) round %d, phase %s, start player %d, to move %d\n", s->round, PH[s->phase], s->start, s->cur);
+    OUT("piles A %d (top %s), B %d (top %s), extra %d%s; dice", s->size[0], COLOUR_NAME[s->top[0]], s->size[1],
+        COLOUR_NAME[s->top[1]], s->extra_size, s->final_flag == 1 ? ", final round" : s->final_flag == 2 ? ", next round final" : "");
+    for (int k = 0; k < BR_NCOL; k++) OUT(" %s %d", COLOUR_NAME[k], s->die[k]);
+    OUT("\n");
+    for (int p = 0; p < g->players; p++) {
+        OUT("player %d: score %d, money %d, reputation %d, markers %d, canals %d/%d, statues %d/%d\n  workers", p,
+            s->score[p], s->money[p], s->rep[p], s->markers[p], s->canal[p][0], s->canal[p][1], s->statue[p][0], s->statue[p][1]);
+        for (int k = 0; k < BR_NCOL; k++) OUT(" %d", s->workers[p][k]);
+        OUT(", threats");
+        for (int k = 0; k < BR_NCOL; k++) OUT(" %d", s->threats[p][k]);
+        OUT("\n  hand:");
+        for (int c = 0; c < BR_CARDS; c++)
+            if (s->zone[c] == BR_Z_HAND && s->owner[c] == p) OUT(" %s(%s)", D(g)->card[c].id, COLOUR_NAME[D(g)->card[c].colour]);
+        for (int k = 0; k < BR_NCOL; k++)
+            for (int i = 0; i < s->pending[p][k]; i++) OUT(" ?(%s)", COLOUR_NAME[k]);
+        OUT("\n  houses:");
+        for (int c = 0; c < BR_CARDS; c++)
+            if (s->zone[c] == BR_Z_HOUSE && s->owner[c] == p) {
+                OUT(" [%s %s", COLOUR_NAME[D(g)->card[c].colour], D(g)->card[c].id);
+                for (int e = 0; e < BR_CARDS; e++)
+                    if (s->zone[e] == BR_Z_PERSON && s->link[e] == c)
+                        OUT(" + %s%s", D(g)->card[e].id, (s->flags[e] & BR_F_ROTATED) ? " (used)" : "");
+                OUT("]");
+            }
+        OUT("\n");
+    }
+#undef OUT
+    return o < cap ? (int)o : ES_ERR_BUFFER;
+}
+
+/* ---------------------------------------------------------------------------- observation */
+
+#define BR_OBS_PLAYER 32
+#define BR_OBS_GLOBAL 24
+static int br_observation_size(const es_game *g) { (void)g; return BR_OBS_GLOBAL + BR_MAXP * BR_OBS_PLAYER + BR_CARDS; }
+
+/* Public facts (players rotated so the observer comes first) and the observer's own hand. */
+static void br_observe(const es_game *g, const void *sv, int player, float *out) {
+    const br_state *s = sv;
+    int n = g->players;
+    memset(out, 0, sizeof(float) * (size_t)br_observation_size(g));
+    out[0] = s->round;
+    out[1] = s->phase;
+    out[2] = (s->start - player + n) % n;
+    out[3] = s->final_flag;
+    out[4] = s->size[0];
+    out[5] = s->size[1];
+    out[6] = s->extra_size;
+    out[7] = s->top[0];
+    out[8] = s->top[1];
+    for (int k = 0; k < BR_NCOL; k++) out[9 + k] = s->die[k];
+    out[14] = s->statues_taken;
+    out[15] = (s->cur - player + n) % n;
+    for (int i = 0; i < n; i++) {
+        int p = (player + i) % n;
+        float *o = out + BR_OBS_GLOBAL + i * BR_OBS_PLAYER;
+        o[0] = s->score[p]; o[1] = s->money[p]; o[2] = s->rep[p]; o[3] = s->markers[p];
+        o[4] = s->canal[p][0]; o[5] = s->canal[p][1]; o[6] = s->statue[p][0]; o[7] = s->statue[p][1];
+        for (int k = 0; k < BR_NCOL; k++) {
+            o[8 + k] = s->workers[p][k];
+            o[13 + k] = s->threats[p][k];
+            o[18 + k] = s->pending[p][k];
+        }
+        for (int c = 0; c < BR_CARDS; c++) {
+            if (s->owner[c] != p) continue;
+            int k = D(g)->card[c].colour;
+            if (s->zone[c] == BR_Z_HAND) o[18 + k] += 1;      /* hand colours are public */
+            if (s->zone[c] == BR_Z_HOUSE) o[23] += 1;
+            if (s->zone[c] == BR_Z_PERSON) o[24] += 1, o[25 + D(g)->card[c].effect % 7] += 1;
+        }
+    }
+    float *mine = out + BR_OBS_GLOBAL + BR_MAXP * BR_OBS_PLAYER;
+    for (int c = 0; c < BR_CARDS; c++)
+        if (s->zone[c] == BR_Z_HAND && s->owner[c] == player) mine[c] = 1;
+        else if (s->zone[c] == BR_Z_PERSON) mine[c] = -1;
+        else if (s->zone[c] == BR_Z_DISCARD) mine[c] = -2;
+        else if (s->zone[c] == BR_Z_HOUSE && s->owner[c] == player) mine[c] = 2;
+}
+
+/* ---------------------------------------------------------------------------- definition */
+
+static const int32_t bruges_default_options[BR_NOPTIONS] = {-1, 0, 30};
+
+static const es_field_desc bruges_fields[] = {
+    ES_FIELD(br_state, phase, ES_U8), ES_FIELD(br_state, round, ES_U8), ES_FIELD(br_state, start, ES_U8),
+    ES_FIELD(br_state, cur, ES_U8), ES_FIELD(br_state, final_flag, ES_U8), ES_FIELD(br_state, extra_entered, ES_U8),
+    ES_FIELD(br_state, extra_size, ES_U8), ES_ARRAY(br_state, size, ES_U8, 2), ES_ARRAY(br_state, top, ES_U8, 2),
+    ES_FIELD(br_state, need_top, ES_U8), ES_FIELD(br_state, setup_b, ES_U8), ES_FIELD(br_state, need_card, ES_U8),
+    ES_FIELD(br_state, seat, ES_U8), ES_FIELD(br_state, lap, ES_U8), ES_FIELD(br_state, optional, ES_U8),
+    ES_FIELD(br_state, plays_left, ES_U8), ES_FIELD(br_state, played, ES_U8), ES_FIELD(br_state, draws_left, ES_U8),
+    ES_FIELD(br_state, jailer_left, ES_U8), ES_FIELD(br_state, pending_dis, ES_U8), ES_FIELD(br_state, fire_left, ES_U8),
+    ES_FIELD(br_state, plague_left, ES_U8), ES_FIELD(br_state, dice_rolled, ES_U8), ES_ARRAY(br_state, die, ES_U8, BR_NCOL),
+    ES_FIELD(br_state, statues_taken, ES_U8), ES_ARRAY(br_state, money, ES_U16, BR_MAXP),
+    ES_ARRAY(br_state, score, ES_U16, BR_MAXP), ES_ARRAY(br_state, rep, ES_U8, BR_MAXP),
+    ES_ARRAY(br_state, markers, ES_U8, BR_MAXP), ES_ARRAY(br_state, house_seq, ES_U8, BR_MAXP),
+    ES_ARRAY2(br_state, workers, ES_U8, BR_MAXP, BR_NCOL), ES_ARRAY2(br_state, threats, ES_U8, BR_MAXP, BR_NCOL),
+    ES_ARRAY2(br_state, pending, ES_U8, BR_MAXP, BR_NCOL), ES_ARRAY2(br_state, canal, ES_U8, BR_MAXP, 2),
+    ES_ARRAY2(br_state, statue, ES_U8, BR_MAXP, 2), ES_ARRAY(br_state, zone, ES_U8, BR_CARDS),
+    ES_ARRAY(br_state, owner, ES_U8, BR_CARDS), ES_ARRAY(br_state, link, ES_U8, BR_CARDS),
+    ES_ARRAY(br_state, flags, ES_U8, BR_CARDS),
+};
+
+const es_game_def es_bruges_def = {
+    .name = "bruges",
+    .min_players = 2,
+    .max_players = BR_MAXP,
+    .state_size = sizeof(br_state),
+    .max_moves = BR_MAX_MOVES,
+    .max_chance_outcomes = BR_MAX_CHANCE,
+    .n_options = BR_NOPTIONS,
+    .default_options = bruges_default_options,
+    .setup = br_setup,
+    .observation_size = br_observation_size,
+    .init = br_init,
+    .current_player = br_current_player,
+    .legal_moves = br_legal_moves,
+    .chance_outcomes = br_chance_outcomes,
+    .sample_chance = br_sample_chance,
+    .apply = br_apply,
+    .scores = br_scores,
+    .returns = br_returns,
+    .determinize = br_determinize,
+    .validate = br_validate,
+    .observe = br_observe,
+    .move_to_str = br_move_to_str,
+    .render = br_render,
+    .redact = br_redact,
+    .move_view = br_move_view,
+    .fields = bruges_fields,
+    .n_fields = (int)(sizeof bruges_fields / sizeof bruges_fields[0]),
+};

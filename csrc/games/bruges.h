@@ -18,7 +18,7 @@
 #define BR_SPACES 5
 #define BR_MAX_REP 16
 #define BR_MAX_STATUES 8
-#define BR_MAX_MOVES 256      /* bound: 8+ hand cards x 7 actions + activations + 2 */
+#define BR_MAX_MOVES 1200     /* bound: 165 cards x 7 actions + activations + end */
 #define BR_MAX_CHANCE 165
 
 /* Colours (spec section 1 order) and disasters (data loader DISASTERS order). */
@@ -103,6 +103,6 @@ typedef struct br_state {
     uint8_t workers[BR_MAXP][BR_NCOL], threats[BR_MAXP][BR_NCOL], pending[BR_MAXP][BR_NCOL];
     uint8_t canal[BR_MAXP][2], statue[BR_MAXP][2];
     uint8_t zone[BR_CARDS], owner[BR_CARDS], link[BR_CARDS], flags[BR_CARDS];
-} br_state;
+} __attribute__((aligned(8))) br_state;   /* the core needs a size that is a multiple of 8 */
 
 #endif
