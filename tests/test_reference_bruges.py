@@ -189,6 +189,7 @@ def test_t25_flood_and_t24_intrigue_floor():
 
 
 def test_t23_plague_and_br_a21_nothing_to_lose():
+    """T23 (BR-A22: the person goes to the discard pile), BR-A21."""
     st = fresh(2)
     a, b = card("none", cost=9), card("none", cost=0, taken={card("none", cost=0)})
     place(st, 0, a, b)
@@ -223,6 +224,7 @@ def test_t22_fire_outermost_tiles_and_statue_kept():
 
 
 def test_t10_fire_returns_person_to_hand_and_lightning_fires_again():
+    """T10, BR-A31 (re-recruited: the lightning fires again), BR-A14 (printed VP)."""
     st = fresh(2)
     alch = card("money_on_recruit")
     pl = st.p[0]
@@ -245,6 +247,7 @@ def actions(st, p, c):
 
 
 def test_t3_action_one_and_lawyer_copies_stack():
+    """T3, T13, BR-A15 (the extra worker is of the card's colour); copies add up."""
     st = fresh(2)
     pl = st.p[0]
     c = card("none", colour=RED)
@@ -267,6 +270,7 @@ def test_t3_action_one_and_lawyer_copies_stack():
 
 
 def test_t4_t5_money_and_threat_return():
+    """T4, T5, BR-A17 (action III needs a marker of the card's colour)."""
     st = fresh(2)
     st.dice = [1, 1, 6, 1, 1]
     pl = st.p[0]
@@ -341,6 +345,7 @@ def test_t8_house_and_t9_prince():
 
 
 def test_t30_coachman_recruits_onto_the_new_house():
+    """T30, BR-A29 (the Coachman's extra play, after the normal play here)."""
     st = fresh(2)
     st.phase, st.dice = 3, [3] * 5
     pl = st.p[0]
@@ -441,6 +446,7 @@ def test_t15_bishop_br_a5_both_readings():
 
 
 def test_t16_coachman_empties_the_hand():
+    """T16, BR-A29: 5 cards in 4 turns."""
     st = fresh(2)
     st.phase, st.dice = 3, [3] * 5
     pl = st.p[0]
@@ -463,6 +469,7 @@ def test_t16_coachman_empties_the_hand():
 # ---------------------------------------------------------------- phase 4, scoring (T17-T20, T28)
 
 def test_t17_t18_t19_majorities():
+    """T17-T19, BR-A18 (town hall = 0, ties flip nothing), BR-A19 (persons only), BR-A20."""
     st = fresh(4)
     st.p[0].rep, st.p[1].rep = 3, 3                   # T17 (b): tie flips nothing
     for p, k in enumerate((6, 5, 4, 4)):              # T18
@@ -619,3 +626,21 @@ def test_illegal_moves_are_refused_and_clone_is_independent():
     st.apply(R.draw_move(0))
     assert copy.p[0].pending == [0] * 5 and st.p[0].pending[RED] == 1
     assert copy.legal_moves() == [R.draw_move(0), R.draw_move(1)]
+
+
+def test_br_a18_br_a19_town_hall_and_empty_houses():
+    st = fresh(3)
+    st.p[0].houses = [[150, -1], [151, -1], [152, -1]]     # houses without persons: 0 persons
+    st.p[1].houses = [[153, 0]]
+    st._phase4()
+    assert [pl.markers for pl in st.p] == [[False, False, False], [False, True, False], [False, False, False]]
+
+
+def test_br_a28_disasters_start_player_first_clockwise():
+    """BR-A28: after the roll, the start player resolves (and orders) their disasters first."""
+    st = fresh(3, start_player=2)
+    to_dice(st)
+    for pl in st.p:
+        pl.threats[RED] = pl.threats[PURPLE] = 2
+    roll(st, [3, 3, 3, 5, 6])
+    assert st.current_player() == 2 and st.legal_moves() == [R.order_move(RED), R.order_move(PURPLE)]
