@@ -1,5 +1,5 @@
-/* Bruges rules core: flow, legal moves, chance nodes, scoring, determinization.
- * Contract: docs/bruges_engine.md. Work in progress: not registered yet (see bruges.h). */
+/* Bruges engine: flow, legal moves, chance nodes, scoring, determinization, validation.
+ * Contract: docs/bruges_engine.md. Work in progress (see bruges.h). */
 #include "bruges.h"
 
 #include <stdlib.h>

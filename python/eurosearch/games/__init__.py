@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from . import bruges, coal_baron, oh_my_goods, vienna
+from . import coal_baron, oh_my_goods, vienna
 
 
 @dataclass(frozen=True)
@@ -53,5 +53,4 @@ GAMES: dict[str, GameSpec] = {
     "coal_baron": _spec("coal_baron", coal_baron),
     "oh_my_goods": _spec("oh_my_goods", oh_my_goods),
     "vienna": _spec("vienna", vienna),
-    "bruges": _spec("bruges", bruges),
 }
