@@ -1,0 +1,1034 @@
+/* Bruges engine: flow, legal moves, chance nodes, scoring, determinization, validation.
+ * Contract: docs/bruges_engine.md. Work in progress (see bruges.h). */
+#include "bruges.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/rng.h"
+
+#define D(g) ((const bruges_data *)(g)->data)
+#define MV(type, arg) ((es_move)((type) | ((arg) << 4)))
+#define MV_TYPE(m) ((m) & 15)
+#define MV_ARG(m) ((m) >> 4)
+
+/* ---------------------------------------------------------------------------- data */
+
+static int br_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t errlen) {
+    if (len < BR_TAB_CARDS + BR_CARDS * (BR_TAB_CARD + ES_NAME_INTS))
+        return es_setup_error(err, errlen, "bruges data: table too short (%zu ints)", len);
+    if (t[0] != BR_TABLE_VERSION || t[1] != BR_CARDS)
+        return es_setup_error(err, errlen, "bruges data: table version %d / %d cards not supported",
+                              (int)t[0], (int)t[1]);
+    bruges_data *d = calloc(1, sizeof *d);
+    if (!d) return es_setup_error(err, errlen, "bruges: out of memory");
+    d->start_score = t[2];
+    d->start_money = t[3];
+    d->start_workers = t[4];
+    d->hand_size = t[5];
+    for (int c = 0; c < BR_NCOL; c++) d->disaster[c] = (uint8_t)t[6 + c];
+    for (int i = 0; i < BR_SPACES; i++) d->canal_cost[i] = (uint8_t)t[11 + i];
+    for (int p = 0; p < BR_MAXP; p++)
+        for (int s = 0; s < 2; s++)
+            for (int i = 0; i < BR_SPACES; i++) d->canal_colour[p][s][i] = (uint8_t)t[16 + p * 10 + s * 5 + i];
+    d->rep_positions = t[56];
+    for (int i = 0; i < BR_MAX_REP; i++) d->rep_vp[i] = (uint8_t)t[57 + i];
+    d->n_statues = t[73];
+    for (int i = 0; i < BR_MAX_STATUES; i++) d->statue[i] = (uint8_t)t[74 + i];
+    const int32_t *c = t + BR_TAB_CARDS;
+    for (int k = 0; k < BR_CARDS; k++, c += BR_TAB_CARD) {
+        br_card *q = &d->card[k];
+        q->colour = (uint8_t)c[0]; q->group = (uint8_t)c[1]; q->cost = (uint8_t)c[2]; q->vp = (uint8_t)c[3];
+        q->activation = (uint8_t)c[4]; q->worker = (int8_t)c[5]; q->effect = (uint8_t)c[6];
+        q->amount = (uint8_t)c[7]; q->group_param = (int8_t)c[8];
+        if (q->colour >= BR_NCOL || q->effect >= BR_NFX || q->activation > BR_A_LAUREL) {
+            free(d);
+            return es_setup_error(err, errlen, "bruges data: card %d: colour, activation or effect out of range", k);
+        }
+    }
+    for (int k = 0; k < BR_CARDS; k++) es_read_name(c + k * ES_NAME_INTS, d->card[k].id);
+    g->data = d;
+    return ES_OK;
+}
+
+/* ---------------------------------------------------------------------------- helpers */
+
+static int seat_player(const es_game *g, const br_state *s) { return (s->start + s->seat) % g->players; }
+
+static int pool_count(const es_game *g, const br_state *s, int k) {
+    int n = 0;
+    for (int c = 0; c < BR_CARDS; c++) n += s->zone[c] == BR_Z_POOL && D(g)->card[c].colour == k;
+    return n;
+}
+
+static int hand_size(const br_state *s, int p) {
+    int n = 0;
+    for (int c = 0; c < BR_CARDS; c++) n += s->zone[c] == BR_Z_HAND && s->owner[c] == p;
+    for (int k = 0; k < BR_NCOL; k++) n += s->pending[p][k];
+    return n;
+}
+
+/* Sum of `amount` over p's placed persons with effect fx (copies add). */
+static int placed_amount(const es_game *g, const br_state *s, int p, int fx, int *maxv) {
+    int sum = 0, mx = 0;
+    for (int c = 0; c < BR_CARDS; c++)
+        if (s->zone[c] == BR_Z_PERSON && s->owner[c] == p && D(g)->card[c].effect == fx) {
+            sum += D(g)->card[c].amount;
+            if (D(g)->card[c].amount > mx) mx = D(g)->card[c].amount;
+        }
+    if (maxv) *maxv = mx;
+    return sum;
+}
+
+static int hand_target(const es_game *g, const br_state *s, int p) {
+    int mx;
+    placed_amount(g, s, p, BR_FX_HAND_TARGET, &mx);   /* the Inventor does not stack */
+    return mx > D(g)->hand_size ? mx : D(g)->hand_size;
+}
+
+static int house_has_person(const br_state *s, int h) {
+    for (int c = 0; c < BR_CARDS; c++)
+        if (s->zone[c] == BR_Z_PERSON && s->link[c] == h) return 1;
+    return 0;
+}
+
+/* The oldest empty house of p, or -1. */
+static int empty_house(const br_state *s, int p) {
+    int best = -1;
+    for (int h = 0; h < BR_CARDS; h++)
+        if (s->zone[h] == BR_Z_HOUSE && s->owner[h] == p && !house_has_person(s, h) &&
+            (best < 0 || s->link[h] < s->link[best]))
+            best = h;
+    return best;
+}
+
+static int rep_cost(const br_state *s) {
+    int r = 0;
+    for (int k = 0; k < BR_NCOL; k++)
+        if (s->die[k] <= 2) r += s->die[k];
+    return r;
+}
+
+static int is_chance(const br_state *s) {
+    return s->need_card || s->need_top || s->phase == BR_PH_START || s->phase == BR_PH_REVEAL ||
+           s->phase == BR_PH_DICE;
+}
+
+static void discard(br_state *s, int c) {
+    s->zone[c] = BR_Z_DISCARD;
+    s->owner[c] = 0;
+    s->link[c] = 0;
+    s->flags[c] = BR_F_PUBLIC;
+}
+
+/* ---------------------------------------------------------------------------- flow */
+
+static void begin_turn(const es_game *g, br_state *s);
+
+static void phase4(const es_game *g, br_state *s) {
+    int n = g->players;
+    int val[3][BR_MAXP];
+    for (int p = 0; p < n; p++) {
+        int persons = 0;
+        for (int c = 0; c < BR_CARDS; c++) persons += s->zone[c] == BR_Z_PERSON && s->owner[c] == p;
+        val[0][p] = s->rep[p];
+        val[1][p] = persons;
+        val[2][p] = s->canal[p][0] + s->canal[p][1];
+    }
+    for (int m = 0; m < 3; m++)
+        for (int p = 0; p < n; p++) {
+            int sole = 1;
+            for (int q = 0; q < n; q++)
+                if (q != p && val[m][q] >= val[m][p]) sole = 0;
+            if (sole) s->markers[p] |= (uint8_t)(1 << m);
+        }
+    s->start = (uint8_t)((s->start + 1) % n);
+    for (int c = 0; c < BR_CARDS; c++) s->flags[c] &= (uint8_t)~BR_F_ROTATED;
+    if (s->final_flag == 1 || s->round >= g->options[BR_OPT_MAX_ROUNDS]) {
+        s->phase = BR_PH_OVER;
+        return;
+    }
+    if (s->final_flag == 2) s->final_flag = 1;
+    s->round++;
+    s->phase = BR_PH_DRAW;
+    s->seat = 0;
+    s->optional = 0;
+    s->cur = s->start;
+}
+
+static void end_turn(const es_game *g, br_state *s) {
+    s->seat++;
+    if (s->seat == g->players) {
+        s->seat = 0;
+        s->lap++;
+        if (s->lap == 4) {
+            phase4(g, s);
+            return;
+        }
+    }
+    begin_turn(g, s);
+}
+
+/* A player with an empty hand at the start of a turn passes it (BR-A24). */
+static void begin_turn(const es_game *g, br_state *s) {
+    s->phase = BR_PH_TURN;
+    s->cur = (uint8_t)seat_player(g, s);
+    s->plays_left = 1;
+    s->played = 0;
+    s->draws_left = 0;
+    s->jailer_left = 0;
+    if (hand_size(s, s->cur) == 0) end_turn(g, s);
+}
+
+static void begin_rep(const es_game *g, br_state *s) {
+    s->phase = BR_PH_REP;
+    s->seat = 0;
+    s->cur = s->start;
+    (void)g;
+}
+
+static void begin_disasters_of_seat(const es_game *g, br_state *s) {
+    s->phase = BR_PH_DISASTER;
+    s->cur = (uint8_t)seat_player(g, s);
+    s->pending_dis = 0;
+    for (int k = 0; k < BR_NCOL; k++)
+        if (s->threats[s->cur][k] >= 3) s->pending_dis |= (uint8_t)(1 << k);
+}
+
+static void resolve_disaster(const es_game *g, br_state *s, int k) {
+    int p = s->cur;
+    s->pending_dis &= (uint8_t)~(1 << k);
+    s->threats[p][k] = 0;   /* the set of 3 returns to the supply, no VP */
+    switch (D(g)->disaster[k]) {
+    case BR_D_FLOOD: memset(s->workers[p], 0, BR_NCOL); break;
+    case BR_D_RIOT: s->money[p] = 0; break;
+    case BR_D_INTRIGUE: s->score[p] = s->score[p] >= 3 ? (uint16_t)(s->score[p] - 3) : 0; break;
+    case BR_D_FIRE: s->fire_left = 1; break;
+    case BR_D_PLAGUE: s->plague_left = 1; break;
+    }
+}
+
+static void next_drawer(const es_game *g, br_state *s) {
+    s->seat++;
+    s->optional = 0;
+    if (s->seat == g->players) {
+        s->phase = BR_PH_DICE;
+        s->dice_rolled = 0;
+        return;
+    }
+    s->cur = (uint8_t)seat_player(g, s);
+    s->phase = BR_PH_DRAW;
+}
+
+static int any_pending(const br_state *s, int p) {
+    for (int k = 0; k < BR_NCOL; k++)
+        if (s->pending[p][k]) return 1;
+    return 0;
+}
+
+/* A decision state with no legal move: take the rule's next step (no node). */
+static void advance(const es_game *g, br_state *s) {
+    switch (s->phase) {
+    case BR_PH_DRAW:
+        if (any_pending(s, s->cur)) s->phase = BR_PH_REVEAL;
+        else next_drawer(g, s);
+        break;
+    case BR_PH_DISASTER:
+        if (s->fire_left) s->fire_left = 0;            /* nothing to burn */
+        else if (s->plague_left) s->plague_left = 0;   /* no person (BR-A21) */
+        else if (s->pending_dis) {
+            int k = __builtin_ctz(s->pending_dis);
+            resolve_disaster(g, s, k);
+        } else {
+            s->seat++;
+            if (s->seat == g->players) begin_rep(g, s);
+            else begin_disasters_of_seat(g, s);
+        }
+        break;
+    case BR_PH_REP:
+        s->seat++;
+        if (s->seat == g->players) {
+            s->seat = 0;
+            s->lap = 0;
+            begin_turn(g, s);
+        } else {
+            s->cur = (uint8_t)seat_player(g, s);
+        }
+        break;
+    case BR_PH_TURN:
+        if (s->draws_left) s->draws_left = 0;       /* no pile left (BR-A10) */
+        else if (s->jailer_left) s->jailer_left = 0;
+        break;
+    }
+}
+
+/* Slot `slot` just became empty (docs: Exhaustion). */
+static void exhaust(const es_game *g, br_state *s, int slot) {
+    (void)g;
+    if (!s->extra_entered) {
+        s->extra_entered = 1;
+        s->size[slot] = s->extra_size;
+        s->extra_size = 0;
+        s->need_top = (uint8_t)(slot + 1);
+        s->final_flag = s->phase == BR_PH_DRAW ? 1 : 2;   /* BR-A7 */
+        return;
+    }
+    int o = 1 - slot, m = s->size[o];
+    if (m >= 2) {   /* BR-A12: the bottom half moves to the empty slot */
+        s->size[slot] = (uint8_t)(m / 2);
+        s->size[o] = (uint8_t)(m - m / 2);
+        s->need_top = (uint8_t)(slot + 1);
+    }
+}
+
+static void draw_from(const es_game *g, br_state *s, int slot) {
+    int k = s->top[slot];
+    s->size[slot]--;
+    if (s->phase == BR_PH_DRAW) s->pending[s->cur][k]++;
+    else s->need_card = (uint8_t)(k + 1);
+    if (s->size[slot] == 0) exhaust(g, s, slot);
+    else s->need_top = (uint8_t)(slot + 1);
+}
+
+/* ---------------------------------------------------------------------------- moves */
+
+static int can_draw(const br_state *s) { return s->size[0] > 0 || s->size[1] > 0; }
+
+static int list_draws(const br_state *s, es_move *out, int n) {
+    for (int sl = 0; sl < 2; sl++)
+        if (s->size[sl]) out[n++] = MV(BR_M_DRAW, sl);
+    return n;
+}
+
+static int legal_raw(const es_game *g, const br_state *s, es_move *out) {
+    const bruges_data *d = D(g);
+    int p = s->cur, n = 0;
+    switch (s->phase) {
+    case BR_PH_DRAW: {
+        if (!can_draw(s)) return 0;
+        int h = hand_size(s, p);
+        if (h < d->hand_size) return list_draws(s, out, 0);
+        if (!s->optional && h < hand_target(g, s, p)) {
+            n = list_draws(s, out, 0);
+            out[n++] = MV(BR_M_DRAW_STOP, 0);
+        }
+        return n;
+    }
+    case BR_PH_DISASTER:
+        if (s->fire_left) {
+            for (int c = 0; c < BR_CARDS; c++)
+                if (s->zone[c] == BR_Z_HOUSE && s->owner[c] == p) out[n++] = MV(BR_M_FIRE_HOUSE, c);
+            for (int sec = 0; sec < 2; sec++)
+                if (s->canal[p][sec]) out[n++] = MV(BR_M_FIRE_CANAL, sec);
+            return n;
+        }
+        if (s->plague_left) {
+            for (int c = 0; c < BR_CARDS; c++)
+                if (s->zone[c] == BR_Z_PERSON && s->owner[c] == p) out[n++] = MV(BR_M_PLAGUE, c);
+            return n;
+        }
+        if (__builtin_popcount(s->pending_dis) >= 2)
+            for (int k = 0; k < BR_NCOL; k++)
+                if (s->pending_dis & (1 << k)) out[n++] = MV(BR_M_ORDER, k);
+        return n;
+    case BR_PH_REP: {
+        int r = rep_cost(s);
+        if (r > 0 && s->money[p] >= r && s->rep[p] + 1 < d->rep_positions) {
+            out[n++] = MV(BR_M_REP, 0);
+            out[n++] = MV(BR_M_REP, 1);
+        }
+        return n;
+    }
+    case BR_PH_TURN: {
+        if (s->draws_left) return list_draws(s, out, 0);
+        if (s->jailer_left) {
+            for (int k = 0; k < BR_NCOL; k++)
+                if (s->threats[p][k]) out[n++] = MV(BR_M_JAILER, k);
+            return n;
+        }
+        int hand = 0, eh = empty_house(s, p);
+        for (int c = 0; c < BR_CARDS; c++) {
+            if (s->zone[c] == BR_Z_PERSON && s->owner[c] == p && !(s->flags[c] & BR_F_ROTATED)) {
+                const br_card *q = &d->card[c];
+                if ((q->activation == BR_A_WORKER && q->worker >= 0 && s->workers[p][q->worker]) ||
+                    q->activation == BR_A_INF1)
+                    out[n++] = MV(BR_M_ACTIVATE, c);
+            }
+            if (s->zone[c] != BR_Z_HAND || s->owner[c] != p) continue;
+            hand++;
+            if (!s->plays_left) continue;
+            const br_card *q = &d->card[c];
+            int k = q->colour;
+            out[n++] = MV(BR_M_PLAY, c | (BR_ACT_I << 8));
+            out[n++] = MV(BR_M_PLAY, c | (BR_ACT_II << 8));
+            if (s->threats[p][k]) out[n++] = MV(BR_M_PLAY, c | (BR_ACT_III << 8));
+            for (int sec = 0; sec < 2; sec++) {
+                int len = s->canal[p][sec];
+                if (len < BR_SPACES && d->canal_colour[p][sec][len] == k && s->money[p] >= d->canal_cost[len])
+                    out[n++] = MV(BR_M_PLAY, c | ((BR_ACT_IV0 + sec) << 8));
+            }
+            if (s->workers[p][k]) out[n++] = MV(BR_M_PLAY, c | (BR_ACT_V << 8));
+            if (eh >= 0 && s->money[p] >= q->cost) out[n++] = MV(BR_M_PLAY, c | (BR_ACT_VI << 8));
+        }
+        if (s->played || hand == 0) out[n++] = MV(BR_M_END_TURN, 0);
+        return n;
+    }
+    }
+    return 0;
+}
+
+static void apply_decision(const es_game *g, br_state *s, es_move m) {
+    const bruges_data *d = D(g);
+    int p = s->cur, arg = MV_ARG(m);
+    switch (MV_TYPE(m)) {
+    case BR_M_DRAW:
+        if (s->phase == BR_PH_TURN) s->draws_left--;
+        draw_from(g, s, arg & 1);
+        break;
+    case BR_M_DRAW_STOP: s->optional = 1; break;
+    case BR_M_REP:
+        if (arg) {
+            s->money[p] = (uint16_t)(s->money[p] - rep_cost(s));
+            s->rep[p]++;
+        }
+        advance(g, s);   /* the next player's choice */
+        break;
+    case BR_M_ORDER: resolve_disaster(g, s, arg & 7); break;
+    case BR_M_FIRE_HOUSE: {
+        int h = arg & 255;
+        for (int c = 0; c < BR_CARDS; c++)
+            if (s->zone[c] == BR_Z_PERSON && s->link[c] == h) {   /* the person returns to hand */
+                s->zone[c] = BR_Z_HAND;
+                s->link[c] = 0;
+                s->flags[c] = BR_F_PUBLIC;
+            }
+        discard(s, h);
+        s->fire_left = 0;
+        break;
+    }
+    case BR_M_FIRE_CANAL: s->canal[p][arg & 1]--; s->fire_left = 0; break;   /* statue kept (BR-A33) */
+    case BR_M_PLAGUE: discard(s, arg & 255); s->plague_left = 0; break;
+    case BR_M_JAILER:
+        s->threats[p][arg & 7]--;
+        s->score[p]++;
+        s->jailer_left--;
+        break;
+    case BR_M_ACTIVATE: {
+        int c = arg & 255;
+        const br_card *q = &d->card[c];
+        if (q->activation == BR_A_WORKER) s->workers[p][q->worker]--;
+        s->flags[c] |= BR_F_ROTATED;
+        switch (q->effect) {
+        case BR_FX_DRAW_CARDS: s->draws_left = (uint8_t)(s->draws_left + q->amount); break;
+        case BR_FX_EXTRA_PLAY: s->plays_left = (uint8_t)(s->plays_left + q->amount); break;
+        case BR_FX_MONEY_PER_ROUND: s->money[p] = (uint16_t)(s->money[p] + q->amount); break;
+        }
+        break;
+    }
+    case BR_M_PLAY: {
+        int c = arg & 255, a = (arg >> 8) & 7;
+        const br_card *q = &d->card[c];
+        int k = q->colour;
+        s->plays_left--;
+        s->played++;
+        switch (a) {
+        case BR_ACT_I:
+            s->workers[p][k] = (uint8_t)(s->workers[p][k] + 2 + placed_amount(g, s, p, BR_FX_EXTRA_WORKERS_A1, NULL));
+            discard(s, c);
+            break;
+        case BR_ACT_II: s->money[p] = (uint16_t)(s->money[p] + s->die[k]); discard(s, c); break;
+        case BR_ACT_III: s->threats[p][k]--; s->score[p]++; discard(s, c); break;
+        case BR_ACT_IV0: case BR_ACT_IV1: {
+            int sec = a - BR_ACT_IV0, len = s->canal[p][sec];
+            s->money[p] = (uint16_t)(s->money[p] - d->canal_cost[len]);
+            s->canal[p][sec]++;
+            if (s->canal[p][sec] == BR_SPACES && !s->statue[p][sec] && s->statues_taken < d->n_statues)
+                s->statue[p][sec] = d->statue[s->statues_taken++];   /* BR-A36, BR-A9 */
+            discard(s, c);
+            break;
+        }
+        case BR_ACT_V:
+            s->workers[p][k]--;
+            s->zone[c] = BR_Z_HOUSE;
+            s->link[c] = s->house_seq[p]++;
+            s->flags[c] = 0;
+            break;
+        case BR_ACT_VI: {
+            int h = empty_house(s, p);
+            s->money[p] = (uint16_t)(s->money[p] - q->cost);
+            s->zone[c] = BR_Z_PERSON;
+            s->link[c] = (uint8_t)h;
+            s->flags[c] = BR_F_PUBLIC;
+            if (q->effect == BR_FX_MONEY_ON_RECRUIT) s->money[p] = (uint16_t)(s->money[p] + q->amount);
+            if (q->effect == BR_FX_RETURN_THREAT) s->jailer_left = q->amount;
+            break;
+        }
+        }
+        break;
+    }
+    case BR_M_END_TURN: end_turn(g, s); break;
+    }
+}
+
+/* ---------------------------------------------------------------------------- chance */
+
+static void top_free(const es_game *g, const br_state *s, int slot, int freec[BR_NCOL]) {
+    for (int k = 0; k < BR_NCOL; k++) freec[k] = pool_count(g, s, k);
+    for (int sl = 0; sl < 2; sl++)
+        if (sl != slot && s->size[sl] && !(s->need_top == sl + 1) && !(sl == 1 && s->setup_b))   /* unrevealed: pins nothing */
+            freec[s->top[sl]]--;
+    for (int p = 0; p < g->players; p++)
+        for (int k = 0; k < BR_NCOL; k++) freec[k] -= s->pending[p][k];
+}
+
+static int card_colour_pending(const br_state *s) {
+    if (s->need_card) return s->need_card - 1;
+    if (s->phase == BR_PH_REVEAL)
+        for (int k = 0; k < BR_NCOL; k++)
+            if (s->pending[s->cur][k]) return k;
+    return -1;
+}
+
+static int br_chance_outcomes(const es_game *g, const void *sv, es_move *out, double *prob) {
+    const br_state *s = sv;
+    int n = 0;
+    int k = card_colour_pending(s);
+    if (k >= 0) {
+        int cnt = pool_count(g, s, k);
+        for (int c = 0; c < BR_CARDS; c++)
+            if (s->zone[c] == BR_Z_POOL && D(g)->card[c].colour == k) {
+                out[n] = MV(BR_C_CARD, c);
+                prob[n++] = 1.0 / cnt;
+            }
+        return n;
+    }
+    if (s->need_top) {
+        int slot = s->need_top - 1, fr[BR_NCOL], tot = 0;
+        top_free(g, s, slot, fr);
+        for (int i = 0; i < BR_NCOL; i++) tot += fr[i] > 0 ? fr[i] : 0;
+        for (int i = 0; i < BR_NCOL; i++)
+            if (fr[i] > 0) {
+                out[n] = MV(BR_C_TOP, slot | (i << 1));
+                prob[n++] = (double)fr[i] / tot;
+            }
+        return n;
+    }
+    if (s->phase == BR_PH_START) {
+        for (int p = 0; p < g->players; p++) {
+            out[n] = MV(BR_C_START, p);
+            prob[n++] = 1.0 / g->players;
+        }
+        return n;
+    }
+    if (s->phase == BR_PH_DICE) {
+        for (int f = 1; f <= 6; f++) {
+            out[n] = MV(BR_C_DIE, s->dice_rolled | (f << 3));
+            prob[n++] = 1.0 / 6;
+        }
+        return n;
+    }
+    return 0;
+}
+
+static void apply_chance(const es_game *g, br_state *s, es_move m) {
+    int arg = MV_ARG(m);
+    switch (MV_TYPE(m)) {
+    case BR_C_START:
+        s->start = s->cur = (uint8_t)arg;
+        s->phase = BR_PH_DRAW;
+        s->need_top = 1;
+        s->setup_b = 1;
+        break;
+    case BR_C_TOP: {
+        int slot = arg & 1;
+        s->top[slot] = (uint8_t)(arg >> 1);
+        s->need_top = 0;
+        if (s->setup_b) {   /* setup: pile B's top is revealed after pile A's */
+            s->setup_b = 0;
+            s->need_top = 2;
+        }
+        break;
+    }
+    case BR_C_CARD: {
+        int c = arg & 255, k = D(g)->card[c].colour;
+        s->zone[c] = BR_Z_HAND;
+        s->owner[c] = s->cur;
+        s->flags[c] = 0;
+        if (s->need_card) s->need_card = 0;
+        else {
+            s->pending[s->cur][k]--;
+            if (!any_pending(s, s->cur)) next_drawer(g, s);
+        }
+        break;
+    }
+    case BR_C_DIE: {
+        s->die[arg & 7] = (uint8_t)((arg >> 3) & 7);
+        if (++s->dice_rolled == BR_NCOL) {
+            for (int k = 0; k < BR_NCOL; k++)
+                if (s->die[k] >= 5)
+                    for (int p = 0; p < g->players; p++) s->threats[p][k]++;
+            s->seat = 0;
+            begin_disasters_of_seat(g, s);
+        }
+        break;
+    }
+    }
+}
+
+/* ---------------------------------------------------------------------------- driver */
+
+/* Apply forced moves and silent steps until a real decision, a chance node or the end. */
+static void settle(const es_game *g, br_state *s) {
+    es_move buf[BR_MAX_MOVES];
+    for (;;) {
+        if (s->phase == BR_PH_OVER || is_chance(s)) return;
+        int n = legal_raw(g, s, buf);
+        if (n >= 2) return;
+        if (n == 1) apply_decision(g, s, buf[0]);
+        else advance(g, s);
+    }
+}
+
+static void br_init(const es_game *g, void *sv) {
+    const bruges_data *d = D(g);
+    br_state *s = sv;
+    int n = g->players;
+    memset(s, 0, sizeof *s);
+    s->round = 1;
+    s->size[0] = (uint8_t)((33 * n + 1) / 2);
+    s->size[1] = (uint8_t)(33 * n - s->size[0]);
+    s->extra_size = (uint8_t)(BR_CARDS - 33 * n);
+    for (int p = 0; p < n; p++) {
+        s->score[p] = (uint16_t)d->start_score;
+        s->money[p] = (uint16_t)d->start_money;
+        memset(s->workers[p], d->start_workers, BR_NCOL);
+    }
+    int sp = g->options[BR_OPT_START_PLAYER];
+    if (sp >= 0) {
+        s->start = s->cur = (uint8_t)sp;
+        s->phase = BR_PH_DRAW;
+        s->need_top = 1;
+        s->setup_b = 1;
+    } else {
+        s->phase = BR_PH_START;
+    }
+}
+
+static int br_current_player(const es_game *g, const void *sv) {
+    (void)g;
+    const br_state *s = sv;
+    if (s->phase == BR_PH_OVER) return ES_TERMINAL;
+    if (is_chance(s)) return ES_CHANCE;
+    return s->cur;
+}
+
+static int br_legal_moves(const es_game *g, const void *sv, es_move *out) {
+    const br_state *s = sv;
+    if (s->phase == BR_PH_OVER || is_chance(s)) return 0;
+    return legal_raw(g, s, out);
+}
+
+static void br_apply(const es_game *g, void *sv, es_move m) {
+    br_state *s = sv;
+    if (is_chance(s)) apply_chance(g, s, m);
+    else apply_decision(g, s, m);
+    settle(g, s);
+}
+
+static es_move br_sample_chance(const es_game *g, const void *s, es_rng *rng) {
+    es_move out[BR_MAX_CHANCE];
+    double prob[BR_MAX_CHANCE];
+    int n = br_chance_outcomes(g, s, out, prob);
+    double u = (double)(es_rng_u64(rng) >> 11) * (1.0 / 9007199254740992.0), acc = 0;
+    for (int i = 0; i < n; i++) {
+        acc += prob[i];
+        if (u < acc) return out[i];
+    }
+    return out[n - 1];
+}
+
+/* ---------------------------------------------------------------------------- scoring */
+
+static int final_score(const es_game *g, const br_state *s, int p) {
+    const bruges_data *d = D(g);
+    int vp = s->score[p], workers = 0;
+    for (int k = 0; k < BR_NCOL; k++) workers += s->workers[p][k];
+    for (int c = 0; c < BR_CARDS; c++) {
+        if (s->owner[c] != p) continue;
+        if (s->zone[c] == BR_Z_HOUSE) vp += 1;
+        if (s->zone[c] != BR_Z_PERSON) continue;
+        const br_card *q = &d->card[c];
+        vp += q->vp;
+        if (q->effect == BR_FX_VP_PER_WORKERS)   /* BR-A5 */
+            vp += q->amount * (workers / 2) * (g->options[BR_OPT_BISHOP_CAPTION] ? 2 : 1);
+        if (q->effect == BR_FX_VP_PER_GROUP)     /* BR-A16: itself included */
+            for (int e = 0; e < BR_CARDS; e++)
+                if (s->zone[e] == BR_Z_PERSON && s->owner[e] == p && d->card[e].group == q->group_param)
+                    vp += q->amount;
+    }
+    vp += 4 * __builtin_popcount(s->markers[p]);
+    for (int sec = 0; sec < 2; sec++) vp += (s->canal[p][sec] >= 3 ? 3 : 0) + s->statue[p][sec];   /* BR-A8 */
+    vp += d->rep_vp[s->rep[p]];
+    return vp;
+}
+
+static void br_scores(const es_game *g, const void *sv, double *out) {
+    const br_state *s = sv;
+    for (int p = 0; p < g->players; p++)
+        out[p] = s->phase == BR_PH_OVER ? final_score(g, s, p) : s->score[p];
+}
+
+static void br_returns(const es_game *g, const void *sv, double *out) {
+    const br_state *s = sv;
+    int n = g->players, best = -1, bestm = -1, w = 0, v[BR_MAXP];
+    for (int p = 0; p < n; p++) out[p] = 0;
+    if (s->phase != BR_PH_OVER) return;
+    for (int p = 0; p < n; p++) {
+        v[p] = final_score(g, s, p);
+        if (v[p] > best || (v[p] == best && s->money[p] > bestm)) {
+            best = v[p];
+            bestm = s->money[p];
+        }
+    }
+    for (int p = 0; p < n; p++) w += v[p] == best && s->money[p] == bestm;
+    for (int p = 0; p < n; p++)
+        if (v[p] == best && s->money[p] == bestm) out[p] = 1.0 / w;
+}
+
+/* ---------------------------------------------------------------------------- knowledge */
+
+/* The cards whose identity `observer` cannot see, per colour: the pool, others' non-public
+ * hand cards and others' houses. Their places are dealt back to the same cards: at random
+ * (determinization, spec 6.3: every place keeps its colour) or, without rng, canonically by
+ * place (redaction: the view then depends only on what the observer knows). */
+static void reassign(const es_game *g, br_state *s, int observer, es_rng *rng) {
+    uint8_t remap[BR_CARDS];
+    for (int c = 0; c < BR_CARDS; c++) remap[c] = (uint8_t)c;
+    br_state old = *s;
+    for (int k = 0; k < BR_NCOL; k++) {
+        int ids[BR_CARDS], places[BR_CARDS], m = 0;
+        for (int c = 0; c < BR_CARDS; c++) {
+            if (D(g)->card[c].colour != k) continue;
+            int z = old.zone[c];
+            if (z == BR_Z_POOL || (old.owner[c] != observer &&
+                                   ((z == BR_Z_HAND && !(old.flags[c] & BR_F_PUBLIC)) || z == BR_Z_HOUSE)))
+                ids[m] = places[m] = c, m++;
+        }
+        if (rng) {
+            for (int i = m - 1; i > 0; i--) {
+                int j = (int)es_rng_u32_below(rng, (uint32_t)(i + 1));
+                int t = places[i]; places[i] = places[j]; places[j] = t;
+            }
+        } else {   /* places sorted by (zone, owner, link, flags): insertion sort, m <= 165 */
+            for (int i = 1; i < m; i++) {
+                int x = places[i], j = i - 1;
+                uint32_t kx = (uint32_t)old.zone[x] << 24 | (uint32_t)old.owner[x] << 16 | (uint32_t)old.link[x] << 8 | old.flags[x];
+                while (j >= 0) {
+                    int y = places[j];
+                    uint32_t ky = (uint32_t)old.zone[y] << 24 | (uint32_t)old.owner[y] << 16 | (uint32_t)old.link[y] << 8 | old.flags[y];
+                    if (ky <= kx) break;
+                    places[j + 1] = y;
+                    j--;
+                }
+                places[j + 1] = x;
+            }
+        }
+        for (int i = 0; i < m; i++) {   /* card ids[i] takes the place of card places[i] */
+            int to = ids[i], from = places[i];
+            s->zone[to] = old.zone[from];
+            s->owner[to] = old.owner[from];
+            s->link[to] = old.link[from];
+            s->flags[to] = old.flags[from];
+            remap[from] = (uint8_t)to;
+        }
+    }
+    for (int c = 0; c < BR_CARDS; c++)   /* persons follow their house's new id */
+        if (s->zone[c] == BR_Z_PERSON) s->link[c] = remap[old.link[c]];
+}
+
+static void br_determinize(const es_game *g, void *sv, int observer, es_rng *rng) {
+    reassign(g, (br_state *)sv, observer, rng);
+}
+
+static void br_redact(const es_game *g, const void *sv, int viewer, void *out) {
+    memcpy(out, sv, sizeof(br_state));
+    reassign(g, (br_state *)out, viewer, NULL);
+}
+
+/* What `viewer` sees of m: an opponent's house (action V) and the identity of a card drawn
+ * into an opponent's hand are only a colour: card id BR_HIDDEN_CARD + colour. */
+#define BR_HIDDEN_CARD 200
+static es_move br_move_view(const es_game *g, const void *sv, es_move m, int viewer) {
+    const br_state *s = sv;
+    int arg = MV_ARG(m);
+    if (MV_TYPE(m) == BR_M_PLAY && ((arg >> 8) & 7) == BR_ACT_V && s->cur != viewer)
+        return MV(BR_M_PLAY, (BR_HIDDEN_CARD + D(g)->card[arg & 255].colour) | (BR_ACT_V << 8));
+    if (MV_TYPE(m) == BR_C_CARD && s->cur != viewer)
+        return MV(BR_C_CARD, BR_HIDDEN_CARD + D(g)->card[arg & 255].colour);
+    return m;
+}
+
+/* ---------------------------------------------------------------------------- validation */
+
+#define BR_CHECK(cond, ...) do { if (!(cond)) { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); return ES_ERR_FORMAT; } } while (0)
+
+static int br_validate(const es_game *g, const void *sv, char *err, size_t errlen) {
+    const bruges_data *d = D(g);
+    const br_state *s = sv;
+    int n = g->players;
+    BR_CHECK(s->phase <= BR_PH_OVER, "phase %d out of range", s->phase);
+    BR_CHECK(s->round >= 1 && s->round <= 60, "round %d out of range", s->round);
+    BR_CHECK(s->start < n && s->cur < n, "start or current player out of range");
+    BR_CHECK(s->final_flag <= 2 && s->extra_entered <= 1 && s->setup_b <= 1 && s->optional <= 1, "flag out of range");
+    BR_CHECK(s->need_top <= 2 && s->need_card <= BR_NCOL, "pending chance out of range");
+    BR_CHECK(s->seat <= n && s->lap <= 4 && s->dice_rolled <= BR_NCOL, "seat, lap or dice count out of range");
+    BR_CHECK(s->pending_dis < 32 && s->fire_left <= 1 && s->plague_left <= 1, "disaster state out of range");
+    BR_CHECK(s->plays_left <= 8 && s->played <= 8 && s->draws_left <= 16 && s->jailer_left <= 16, "turn counters out of range");
+    for (int k = 0; k < BR_NCOL; k++) BR_CHECK(s->die[k] <= 6, "die out of range");
+    for (int sl = 0; sl < 2; sl++) BR_CHECK(s->top[sl] < BR_NCOL, "top colour out of range");
+    BR_CHECK(s->statues_taken <= d->n_statues, "statues taken out of range");
+    BR_CHECK(s->size[0] + s->size[1] + s->extra_size <= BR_CARDS, "pile sizes out of range");
+    BR_CHECK(!s->extra_entered || s->extra_size == 0, "extra pile entered but not empty");
+    for (int p = 0; p < BR_MAXP; p++) {
+        if (p >= n) {
+            BR_CHECK(!s->money[p] && !s->score[p] && !s->rep[p] && !s->markers[p] && !s->house_seq[p],
+                     "seat %d is not in the game", p);
+            for (int k = 0; k < BR_NCOL; k++)
+                BR_CHECK(!s->workers[p][k] && !s->threats[p][k] && !s->pending[p][k], "seat %d is not in the game", p);
+            BR_CHECK(!s->canal[p][0] && !s->canal[p][1] && !s->statue[p][0] && !s->statue[p][1], "seat %d is not in the game", p);
+            continue;
+        }
+        BR_CHECK(s->rep[p] < d->rep_positions, "player %d: reputation out of range", p);
+        BR_CHECK(s->markers[p] < 8, "player %d: markers out of range", p);
+        for (int k = 0; k < BR_NCOL; k++) {
+            BR_CHECK(s->threats[p][k] <= 3, "player %d: threats out of range", p);
+            BR_CHECK(s->threats[p][k] < 3 || s->phase == BR_PH_DISASTER || s->phase == BR_PH_DICE,
+                     "player %d: 3 threat markers outside phase 2", p);
+            BR_CHECK(!s->pending[p][k] || (p == s->cur && (s->phase == BR_PH_DRAW || s->phase == BR_PH_REVEAL)),
+                     "player %d: undrawn cards outside their refill", p);
+        }
+        for (int sec = 0; sec < 2; sec++) {
+            BR_CHECK(s->canal[p][sec] <= BR_SPACES, "player %d: canal out of range", p);
+            int v = s->statue[p][sec], ok = v == 0;
+            for (int i = 0; i < s->statues_taken; i++) ok |= d->statue[i] == v;
+            BR_CHECK(ok, "player %d: statue %d not taken from the stack", p, v);
+        }
+    }
+    int pool = 0, pend = 0;
+    for (int p = 0; p < n; p++)
+        for (int k = 0; k < BR_NCOL; k++) pend += s->pending[p][k];
+    for (int c = 0; c < BR_CARDS; c++) {
+        int z = s->zone[c];
+        BR_CHECK(z <= BR_Z_DISCARD, "card %d: zone out of range", c);
+        BR_CHECK(s->flags[c] <= (BR_F_ROTATED | BR_F_PUBLIC), "card %d: flags out of range", c);
+        if (z == BR_Z_POOL || z == BR_Z_DISCARD) {
+            BR_CHECK(!s->owner[c] && !s->link[c], "card %d: owner or link set in a public pile", c);
+            BR_CHECK(s->flags[c] == (z == BR_Z_DISCARD ? BR_F_PUBLIC : 0), "card %d: flags", c);
+            pool += z == BR_Z_POOL;
+            continue;
+        }
+        BR_CHECK(s->owner[c] < n, "card %d: owner out of range", c);
+        if (z == BR_Z_HAND) BR_CHECK(!s->link[c] && !(s->flags[c] & BR_F_ROTATED), "card %d: hand card state", c);
+        if (z == BR_Z_HOUSE) BR_CHECK(s->link[c] < s->house_seq[s->owner[c]] && !s->flags[c], "card %d: house state", c);
+        if (z == BR_Z_PERSON) {
+            int h = s->link[c];
+            BR_CHECK(h < BR_CARDS && s->zone[h] == BR_Z_HOUSE && s->owner[h] == s->owner[c], "card %d: not on a house of its owner", c);
+            BR_CHECK(s->flags[c] & BR_F_PUBLIC, "card %d: a person is public", c);
+            for (int e = 0; e < c; e++) BR_CHECK(!(s->zone[e] == BR_Z_PERSON && s->link[e] == h), "house %d holds two persons", h);
+        }
+    }
+    BR_CHECK(pool == s->size[0] + s->size[1] + s->extra_size + pend + (s->need_card ? 1 : 0),
+             "card pool (%d) does not match the piles and draws", pool);
+    int fr[BR_NCOL];
+    if (s->need_top && s->phase != BR_PH_OVER) {
+        top_free(g, s, s->need_top - 1, fr);
+        int tot = 0;
+        for (int k = 0; k < BR_NCOL; k++) tot += fr[k] > 0 ? fr[k] : 0;
+        BR_CHECK(tot > 0 && s->size[s->need_top - 1] > 0, "a pile top to reveal but no card for it");
+    }
+    for (int sl = 0; sl < 2; sl++)
+        if (s->size[sl] && s->need_top != sl + 1 && !(sl == 1 && s->setup_b)) {
+            BR_CHECK(pool_count(g, s, s->top[sl]) > 0, "pile %d: top colour has no card", sl);
+        }
+    int k = card_colour_pending(s);
+    if (k >= 0) BR_CHECK(pool_count(g, s, k) > 0, "a card to draw of colour %d but none left", k);
+    BR_CHECK(s->phase != BR_PH_REVEAL || any_pending(s, s->cur), "a reveal without drawn cards");
+    BR_CHECK(s->phase != BR_PH_DICE || s->dice_rolled < BR_NCOL, "all dice rolled but still rolling");
+    BR_CHECK(s->phase != BR_PH_START || (s->round == 1 && g->options[BR_OPT_START_PLAYER] < 0), "start player chance out of place");
+    if (s->phase != BR_PH_OVER && !is_chance(s)) {
+        es_move buf[BR_MAX_MOVES];
+        BR_CHECK(legal_raw(g, s, buf) >= 2, "a decision with fewer than 2 moves (forced moves are applied)");
+    }
+    return ES_OK;
+}
+
+/* ---------------------------------------------------------------------------- text */
+
+static const char *const COLOUR_NAME[BR_NCOL] = {"blue", "brown", "yellow", "red", "purple"};
+static const char *const ACTION_NAME[7] = {"workers", "money", "threat", "canal0", "canal1", "house", "recruit"};
+
+static const char *card_name(const es_game *g, int c) {
+    return c < BR_CARDS ? D(g)->card[c].id : c >= BR_HIDDEN_CARD && c < BR_HIDDEN_CARD + BR_NCOL ? COLOUR_NAME[c - BR_HIDDEN_CARD] : "?";
+}
+
+static int br_move_to_str(const es_game *g, const void *sv, es_move m, char *buf, size_t cap) {
+    (void)sv;
+    int a = MV_ARG(m), w = -1;
+    switch (MV_TYPE(m)) {
+    case BR_M_DRAW: w = snprintf(buf, cap, "draw %c", (a & 1) ? 'B' : 'A'); break;
+    case BR_M_DRAW_STOP: w = snprintf(buf, cap, "stop"); break;
+    case BR_M_REP: w = snprintf(buf, cap, (a & 1) ? "reputation" : "pass"); break;
+    case BR_M_ORDER: w = snprintf(buf, cap, "disaster %s", COLOUR_NAME[a % BR_NCOL]); break;
+    case BR_M_FIRE_HOUSE: w = snprintf(buf, cap, "burn %s", card_name(g, a & 255)); break;
+    case BR_M_FIRE_CANAL: w = snprintf(buf, cap, "burn canal%d", a & 1); break;
+    case BR_M_PLAGUE: w = snprintf(buf, cap, "plague %s", card_name(g, a & 255)); break;
+    case BR_M_ACTIVATE: w = snprintf(buf, cap, "activate %s", card_name(g, a & 255)); break;
+    case BR_M_PLAY: w = snprintf(buf, cap, "%s %s", ACTION_NAME[((a >> 8) & 7) % 7], card_name(g, a & 255)); break;
+    case BR_M_END_TURN: w = snprintf(buf, cap, "end"); break;
+    case BR_M_JAILER: w = snprintf(buf, cap, "return %s", COLOUR_NAME[a % BR_NCOL]); break;
+    case BR_C_START: w = snprintf(buf, cap, "start %d", a & 3); break;
+    case BR_C_DIE: w = snprintf(buf, cap, "die %s %d", COLOUR_NAME[(a & 7) % BR_NCOL], (a >> 3) & 7); break;
+    case BR_C_TOP: w = snprintf(buf, cap, "top %c %s", (a & 1) ? 'B' : 'A', COLOUR_NAME[((a >> 1) & 7) % BR_NCOL]); break;
+    case BR_C_CARD: w = snprintf(buf, cap, "card %s", card_name(g, a & 255)); break;
+    default: w = snprintf(buf, cap, "?%d", (int)m);
+    }
+    return w < 0 ? ES_ERR_BUFFER : (size_t)w >= cap ? ES_ERR_BUFFER : w;
+}
+
+static int br_render(const es_game *g, const void *sv, char *buf, size_t cap) {
+    const br_state *s = sv;
+    size_t o = 0;
+#define OUT(...) do { int w_ = snprintf(buf + (o < cap ? o : cap), o < cap ? cap - o : 0, __VA_ARGS__); if (w_ > 0) o += (size_t)w_; } while (0)
+    static const char *const PH[] = {"start", "draw", "reveal", "dice", "disasters", "reputation", "play", "over"};
+    OUT("Bruges (provisional data) round %d, phase %s, start player %d, to move %d\n", s->round, PH[s->phase], s->start, s->cur);
+    OUT("piles A %d (top %s), B %d (top %s), extra %d%s; dice", s->size[0], COLOUR_NAME[s->top[0]], s->size[1],
+        COLOUR_NAME[s->top[1]], s->extra_size, s->final_flag == 1 ? ", final round" : s->final_flag == 2 ? ", next round final" : "");
+    for (int k = 0; k < BR_NCOL; k++) OUT(" %s %d", COLOUR_NAME[k], s->die[k]);
+    OUT("\n");
+    for (int p = 0; p < g->players; p++) {
+        OUT("player %d: score %d, money %d, reputation %d, markers %d, canals %d/%d, statues %d/%d\n  workers", p,
+            s->score[p], s->money[p], s->rep[p], s->markers[p], s->canal[p][0], s->canal[p][1], s->statue[p][0], s->statue[p][1]);
+        for (int k = 0; k < BR_NCOL; k++) OUT(" %d", s->workers[p][k]);
+        OUT(", threats");
+        for (int k = 0; k < BR_NCOL; k++) OUT(" %d", s->threats[p][k]);
+        OUT("\n  hand:");
+        for (int c = 0; c < BR_CARDS; c++)
+            if (s->zone[c] == BR_Z_HAND && s->owner[c] == p) OUT(" %s(%s)", D(g)->card[c].id, COLOUR_NAME[D(g)->card[c].colour]);
+        for (int k = 0; k < BR_NCOL; k++)
+            for (int i = 0; i < s->pending[p][k]; i++) OUT(" ?(%s)", COLOUR_NAME[k]);
+        OUT("\n  houses:");
+        for (int c = 0; c < BR_CARDS; c++)
+            if (s->zone[c] == BR_Z_HOUSE && s->owner[c] == p) {
+                OUT(" [%s %s", COLOUR_NAME[D(g)->card[c].colour], D(g)->card[c].id);
+                for (int e = 0; e < BR_CARDS; e++)
+                    if (s->zone[e] == BR_Z_PERSON && s->link[e] == c)
+                        OUT(" + %s%s", D(g)->card[e].id, (s->flags[e] & BR_F_ROTATED) ? " (used)" : "");
+                OUT("]");
+            }
+        OUT("\n");
+    }
+#undef OUT
+    return o < cap ? (int)o : ES_ERR_BUFFER;
+}
+
+/* ---------------------------------------------------------------------------- observation */
+
+#define BR_OBS_PLAYER 32
+#define BR_OBS_GLOBAL 24
+static int br_observation_size(const es_game *g) { (void)g; return BR_OBS_GLOBAL + BR_MAXP * BR_OBS_PLAYER + BR_CARDS; }
+
+/* Public facts (players rotated so the observer comes first) and the observer's own hand. */
+static void br_observe(const es_game *g, const void *sv, int player, float *out) {
+    const br_state *s = sv;
+    int n = g->players;
+    memset(out, 0, sizeof(float) * (size_t)br_observation_size(g));
+    out[0] = s->round;
+    out[1] = s->phase;
+    out[2] = (s->start - player + n) % n;
+    out[3] = s->final_flag;
+    out[4] = s->size[0];
+    out[5] = s->size[1];
+    out[6] = s->extra_size;
+    out[7] = s->top[0];
+    out[8] = s->top[1];
+    for (int k = 0; k < BR_NCOL; k++) out[9 + k] = s->die[k];
+    out[14] = s->statues_taken;
+    out[15] = (s->cur - player + n) % n;
+    for (int i = 0; i < n; i++) {
+        int p = (player + i) % n;
+        float *o = out + BR_OBS_GLOBAL + i * BR_OBS_PLAYER;
+        o[0] = s->score[p]; o[1] = s->money[p]; o[2] = s->rep[p]; o[3] = s->markers[p];
+        o[4] = s->canal[p][0]; o[5] = s->canal[p][1]; o[6] = s->statue[p][0]; o[7] = s->statue[p][1];
+        for (int k = 0; k < BR_NCOL; k++) {
+            o[8 + k] = s->workers[p][k];
+            o[13 + k] = s->threats[p][k];
+            o[18 + k] = s->pending[p][k];
+        }
+        for (int c = 0; c < BR_CARDS; c++) {
+            if (s->owner[c] != p) continue;
+            int k = D(g)->card[c].colour;
+            if (s->zone[c] == BR_Z_HAND) o[18 + k] += 1;      /* hand colours are public */
+            if (s->zone[c] == BR_Z_HOUSE) o[23] += 1;
+            if (s->zone[c] == BR_Z_PERSON) o[24] += 1, o[25 + D(g)->card[c].effect % 7] += 1;
+        }
+    }
+    float *mine = out + BR_OBS_GLOBAL + BR_MAXP * BR_OBS_PLAYER;
+    for (int c = 0; c < BR_CARDS; c++)
+        if (s->zone[c] == BR_Z_HAND && s->owner[c] == player) mine[c] = 1;
+        else if (s->zone[c] == BR_Z_PERSON) mine[c] = -1;
+        else if (s->zone[c] == BR_Z_DISCARD) mine[c] = -2;
+        else if (s->zone[c] == BR_Z_HOUSE && s->owner[c] == player) mine[c] = 2;
+}
+
+/* ---------------------------------------------------------------------------- definition */
+
+static const int32_t bruges_default_options[BR_NOPTIONS] = {-1, 0, 30};
+
+static const es_field_desc bruges_fields[] = {
+    ES_FIELD(br_state, phase, ES_U8), ES_FIELD(br_state, round, ES_U8), ES_FIELD(br_state, start, ES_U8),
+    ES_FIELD(br_state, cur, ES_U8), ES_FIELD(br_state, final_flag, ES_U8), ES_FIELD(br_state, extra_entered, ES_U8),
+    ES_FIELD(br_state, extra_size, ES_U8), ES_ARRAY(br_state, size, ES_U8, 2), ES_ARRAY(br_state, top, ES_U8, 2),
+    ES_FIELD(br_state, need_top, ES_U8), ES_FIELD(br_state, setup_b, ES_U8), ES_FIELD(br_state, need_card, ES_U8),
+    ES_FIELD(br_state, seat, ES_U8), ES_FIELD(br_state, lap, ES_U8), ES_FIELD(br_state, optional, ES_U8),
+    ES_FIELD(br_state, plays_left, ES_U8), ES_FIELD(br_state, played, ES_U8), ES_FIELD(br_state, draws_left, ES_U8),
+    ES_FIELD(br_state, jailer_left, ES_U8), ES_FIELD(br_state, pending_dis, ES_U8), ES_FIELD(br_state, fire_left, ES_U8),
+    ES_FIELD(br_state, plague_left, ES_U8), ES_FIELD(br_state, dice_rolled, ES_U8), ES_ARRAY(br_state, die, ES_U8, BR_NCOL),
+    ES_FIELD(br_state, statues_taken, ES_U8), ES_ARRAY(br_state, money, ES_U16, BR_MAXP),
+    ES_ARRAY(br_state, score, ES_U16, BR_MAXP), ES_ARRAY(br_state, rep, ES_U8, BR_MAXP),
+    ES_ARRAY(br_state, markers, ES_U8, BR_MAXP), ES_ARRAY(br_state, house_seq, ES_U8, BR_MAXP),
+    ES_ARRAY2(br_state, workers, ES_U8, BR_MAXP, BR_NCOL), ES_ARRAY2(br_state, threats, ES_U8, BR_MAXP, BR_NCOL),
+    ES_ARRAY2(br_state, pending, ES_U8, BR_MAXP, BR_NCOL), ES_ARRAY2(br_state, canal, ES_U8, BR_MAXP, 2),
+    ES_ARRAY2(br_state, statue, ES_U8, BR_MAXP, 2), ES_ARRAY(br_state, zone, ES_U8, BR_CARDS),
+    ES_ARRAY(br_state, owner, ES_U8, BR_CARDS), ES_ARRAY(br_state, link, ES_U8, BR_CARDS),
+    ES_ARRAY(br_state, flags, ES_U8, BR_CARDS),
+};
+
+const es_game_def es_bruges_def = {
+    .name = "bruges",
+    .min_players = 2,
+    .max_players = BR_MAXP,
+    .state_size = sizeof(br_state),
+    .max_moves = BR_MAX_MOVES,
+    .max_chance_outcomes = BR_MAX_CHANCE,
+    .n_options = BR_NOPTIONS,
+    .default_options = bruges_default_options,
+    .setup = br_setup,
+    .observation_size = br_observation_size,
+    .init = br_init,
+    .current_player = br_current_player,
+    .legal_moves = br_legal_moves,
+    .chance_outcomes = br_chance_outcomes,
+    .sample_chance = br_sample_chance,
+    .apply = br_apply,
+    .scores = br_scores,
+    .returns = br_returns,
+    .determinize = br_determinize,
+    .validate = br_validate,
+    .observe = br_observe,
+    .move_to_str = br_move_to_str,
+    .render = br_render,
+    .redact = br_redact,
+    .move_view = br_move_view,
+    .fields = bruges_fields,
+    .n_fields = (int)(sizeof bruges_fields / sizeof bruges_fields[0]),
+};
