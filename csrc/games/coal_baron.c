@@ -1661,6 +1661,22 @@ static const es_field_desc cb_fields[] = {
 
 static const int32_t cb_default_options[CB_NOPTIONS] = {-1, -1, 1};
 
+/* Dense action space (docs/coal_baron_engine.md, "Move ids"): decision move types and their parameter bits. */
+static const es_move_kind cb_move_kinds[] = {
+    {1, 1, {{5, 6}}},   /* DRAFT */
+    {2, 1, {{5, 5}}},   /* PLACE */
+    {3, 1, {{5, 3}}},   /* CAGE */
+    {4, 1, {{5, 2}}},   /* LOAD */
+    {5, 1, {{5, 9}}},   /* PUT */
+    {6, 1, {{5, 14}}},   /* PAIR */
+    {7, 1, {{5, 2}}},   /* STORE */
+    {8, 0, {{0, 0}}},   /* STOP */
+    {9, 1, {{5, 6}}},   /* KEEP */
+    {10, 1, {{5, 1}}},   /* DEST */
+    {11, 1, {{5, 6}}},   /* RETURN */
+    {12, 1, {{5, 2}}},   /* SHORTAGE */
+};
+
 const es_game_def es_coal_baron_def = {
     .name = "coal_baron",
     .min_players = 2,
@@ -1690,4 +1706,7 @@ const es_game_def es_coal_baron_def = {
     .evaluate = cb_evaluate,
     .fields = cb_fields,
     .n_fields = (int)(sizeof cb_fields / sizeof cb_fields[0]),
+    .move_type_bits = 5,
+    .move_kinds = cb_move_kinds,
+    .n_move_kinds = (int)(sizeof cb_move_kinds / sizeof cb_move_kinds[0]),
 };

@@ -2107,6 +2107,24 @@ static const es_field_desc omg_fields[] = {
 
 static const int32_t omg_default_options[OMG_NOPTIONS] = {-1, 0, 0, 0, 1, 60};
 
+/* Dense action space (docs/oh_my_goods_engine.md, "Move ids"): decision move types and their parameter bits. */
+static const es_move_kind omg_move_kinds[] = {
+    {1, 1, {{5, 7}}},   /* REDRAW */
+    {2, 1, {{5, 7}}},   /* HALVE */
+    {3, 1, {{5, 7}}},   /* MOVE */
+    {4, 1, {{5, 5}}},   /* WORKER */
+    {5, 1, {{5, 7}}},   /* SET_ASIDE */
+    {6, 1, {{5, 5}}},   /* PAY */
+    {7, 1, {{5, 7}}},   /* PRODUCE */
+    {8, 1, {{5, 7}}},   /* SUPPLY */
+    {9, 1, {{5, 18}}},   /* CHAIN */
+    {10, 0, {{0, 0}}},   /* END_PRODUCTION */
+    {11, 0, {{0, 0}}},   /* BUILD */
+    {12, 1, {{5, 7}}},   /* HIRE */
+    {13, 0, {{0, 0}}},   /* PASS */
+    {14, 0, {{0, 0}}},   /* END_CHAINS */
+};
+
 const es_game_def es_oh_my_goods_def = {
     .name = "oh_my_goods",
     .min_players = 2,
@@ -2137,4 +2155,7 @@ const es_game_def es_oh_my_goods_def = {
     .evaluate = omg_evaluate,
     .fields = omg_fields,
     .n_fields = (int)(sizeof omg_fields / sizeof omg_fields[0]),
+    .move_type_bits = 5,
+    .move_kinds = omg_move_kinds,
+    .n_move_kinds = (int)(sizeof omg_move_kinds / sizeof omg_move_kinds[0]),
 };

@@ -1531,6 +1531,21 @@ static const es_field_desc vienna_fields[] = {
 
 static const int32_t vienna_default_options[VI_NOPTIONS] = {-1, 0, 1, 0, 100};
 
+/* Dense action space (docs/vienna_engine.md, "Move ids"): decision move types and their parameter bits. */
+static const es_move_kind vienna_move_kinds[] = {
+    {1, 1, {{4, 4}}},   /* DRAFT */
+    {2, 1, {{4, 12}}},   /* PLACE */
+    {3, 1, {{4, 19}}},   /* REROLL */
+    {4, 1, {{4, 5}}},   /* NUDGE */
+    {5, 1, {{4, 5}}},   /* GENDARME */
+    {6, 1, {{4, 1}}},   /* KRIEAU */
+    {7, 1, {{4, 7}}},   /* PRATER */
+    {8, 1, {{4, 1}}},   /* DOUBLE */
+    {9, 1, {{4, 7}}},   /* PERSON */
+    {10, 1, {{4, 2}}},   /* GLORIETTE */
+    {11, 1, {{4, 15}}},   /* TIERGARTEN */
+};
+
 const es_game_def es_vienna_def = {
     .name = "vienna",
     .min_players = 3,
@@ -1559,4 +1574,7 @@ const es_game_def es_vienna_def = {
     .evaluate = vi_evaluate,
     .fields = vienna_fields,
     .n_fields = (int)(sizeof vienna_fields / sizeof vienna_fields[0]),
+    .move_type_bits = 4,
+    .move_kinds = vienna_move_kinds,
+    .n_move_kinds = (int)(sizeof vienna_move_kinds / sizeof vienna_move_kinds[0]),
 };
