@@ -205,6 +205,16 @@ cdef class Game:
         return es_max_moves(self.g)
 
     @property
+    def max_chance_outcomes(self) -> int:
+        """Upper bound on the length of ``State.chance_outcomes()``."""
+        return es_max_chance_outcomes(self.g)
+
+    @property
+    def has_hidden_information(self) -> bool:
+        """True if players can hold information others cannot see (the game redacts)."""
+        return bool(es_has_hidden_information(self.g))
+
+    @property
     def observation_size(self) -> int:
         """Length of ``State.observation(player)``."""
         return es_observation_size(self.g)

@@ -79,3 +79,46 @@ def test_gym_illegal_action_ends_the_episode_with_the_penalty():
     assert (reward, done, info["illegal_action"]) == (-5, True, True)
     with pytest.raises(ValueError, match="opponents"):
         eg.make("vienna", opponents="strong")
+
+
+@pytest.mark.parametrize("name", es.games())
+def test_openspiel_random_simulation_test_with_serialization(name):
+    pyspiel = pytest.importorskip("pyspiel")
+    import eurosearch.openspiel  # noqa: F401  (registers the games)
+
+    game = pyspiel.load_game(f"eurosearch_{name}", {"players": smallest(name)})
+    hidden = es.game(name).has_hidden_information
+    info = pyspiel.GameType.Information
+    assert game.get_type().information == (info.IMPERFECT_INFORMATION if hidden else info.PERFECT_INFORMATION)
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert game.num_distinct_actions() == es.game(name).num_distinct_actions()
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name", es.games())
+def test_openspiel_mcts_and_observer_run_on_our_games(name):
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import mcts
+    from open_spiel.python.observation import make_observation
+
+    import eurosearch.openspiel  # noqa: F401
+
+    game = pyspiel.load_game(f"eurosearch_{name}", {"players": smallest(name)})
+    rng = np.random.RandomState(1)
+    bot = mcts.MCTSBot(game, 1.4, 8, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state = game.new_initial_state()
+    observer = make_observation(game)
+    for _ in range(6):
+        while state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            assert abs(sum(probs) - 1) < 1e-9
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        observer.set_from(state, player)
+        assert np.array_equal(observer.tensor, state.es_state.observation(player))
+        assert observer.string_from(state, player) == state.es_state.to_text(viewer=player)
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
