@@ -229,6 +229,26 @@ cdef class Game:
     def __copy__(self):
         return self   # a game does not change once built
 
+    def observation_layout(self) -> list:
+        """The named slices of ``State.observation(p)``: (name, offset, shape) in order,
+        contiguous from 0 to observation_size; shape is (n,) or (rows, columns). The meaning
+        of each slice is documented in docs/<game>_engine.md. NotImplementedError for a game
+        that declares no layout."""
+        cdef es_obs_slice sl[64]
+        cdef int n = es_observation_layout(self.g, sl, 64)
+        if n < 0:
+            raise NotImplementedError(f"{self.name} declares no observation layout (es_game_def.observation_layout)")
+        if n > 64:
+            raise RuntimeError(f"{self.name}: more than 64 observation slices")
+        out = []
+        for i in range(n):
+            if sl[i].dim1:
+                shape = (sl[i].dim0, sl[i].dim1)
+            else:
+                shape = (sl[i].dim0,)
+            out.append((sl[i].name.decode(), sl[i].offset, shape))
+        return out
+
     # --- the dense action space (es_num_actions: declared by the game's move kinds) ---
     cdef int64_t _actions(self) except -1:
         cdef int64_t n = es_num_actions(self.g)

@@ -118,3 +118,23 @@ def test_batched_observations_and_masks_equal_one_by_one(key):
         g.observations([other.new_state()], 0)
     with pytest.raises(ValueError, match="seat"):
         g.observations(states, g.players)
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_observation_layout_tiles_the_vector_and_names_the_actor(key):
+    g = GAMES[key]
+    layout = g.observation_layout()
+    offset = 0
+    for name, start, shape in layout:
+        assert start == offset, name
+        assert all(d > 0 for d in shape) and len(shape) in (1, 2)
+        offset += int(np.prod(shape))
+    assert offset == g.observation_size
+    assert len({name for name, _, _ in layout}) == len(layout)
+    slices = {name: (start, shape) for name, start, shape in layout}
+    start, shape = slices["actor"]   # seats relative to the viewer: the one to move sees row 0
+    for s in states_along_a_game(g, 7, limit=80):
+        p = s.current_player
+        if p >= 0:
+            actor = s.observation(p)[start:start + shape[0]]
+            assert actor[0] == 1 and actor.sum() == 1

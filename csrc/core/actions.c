@@ -77,3 +77,8 @@ int es_legal_actions_mask(const es_game *g, const void *s, uint8_t *mask) {
     }
     return ES_OK;
 }
+
+int es_observation_layout(const es_game *g, es_obs_slice *out, int cap) {
+    if (!g->def->observation_layout) return ES_ERR_ARG;
+    return g->def->observation_layout(g, out, cap);
+}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "oh_my_goods.h"
+#include "../core/obslayout.h"
 #include "../core/bitset.h"
 #include "../core/rng.h"
 #include "../core/table.h"
@@ -2125,6 +2126,22 @@ static const es_move_kind omg_move_kinds[] = {
     {14, 0, {{0, 0}}},   /* END_CHAINS */
 };
 
+/* The slices of observe_impl's vector; seats relative to the viewer. cards row (per deck
+ * card): in my hand, set aside, market, discard, deck, pending; then built / good per seat. */
+static int omg_observation_layout(const es_game *g, es_obs_slice *out, int cap) {
+    int n = g->players;
+    es_obs_builder b = es_obs_begin(out, cap);
+    es_obs_add(&b, "cards", OMG_NCARDS, 6 + 2 * n);
+    es_obs_add(&b, "seats", n, 4 + 3 * OMG_SLOTS + 2);   /* hand, aside, gold, score, slots, ... */
+    es_obs_add(&b, "assistants", OMG_NASSIST, n + 4);   /* owner, free, side, slot, at */
+    es_obs_add(&b, "stage", OMG_NSTAGES, 0);
+    es_obs_add(&b, "progress", 6, 0);     /* sub, round, deck, discard, end triggered, final */
+    es_obs_add(&b, "actor", n, 0);
+    es_obs_add(&b, "start", n, 0);
+    es_obs_add(&b, "pending", 6, 0);      /* worker, exact, p2 step, pay total, pay cost, suns */
+    return b.n;
+}
+
 const es_game_def es_oh_my_goods_def = {
     .name = "oh_my_goods",
     .min_players = 2,
@@ -2158,4 +2175,5 @@ const es_game_def es_oh_my_goods_def = {
     .move_type_bits = 5,
     .move_kinds = omg_move_kinds,
     .n_move_kinds = (int)(sizeof omg_move_kinds / sizeof omg_move_kinds[0]),
+    .observation_layout = omg_observation_layout,
 };

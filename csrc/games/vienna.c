@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "vienna.h"
+#include "../core/obslayout.h"
 #include "../core/dice.h"
 #include "../core/multiset.h"
 #include "../core/rng.h"
@@ -1546,6 +1547,23 @@ static const es_move_kind vienna_move_kinds[] = {
     {11, 1, {{4, 15}}},   /* TIERGARTEN */
 };
 
+/* The slices of observe_impl's vector; seats relative to the viewer (row 0 is the viewer).
+ * seats row: vp, coins, 3 symbols, 6 hand dice, rolled, unplaced, has white, white face,
+ * carriage, furthest, 3 symbols used, 5 special cards owned, geheimbund. street row (per
+ * field): occupied by each seat, gendarme. display row: present, 3 symbols. */
+static int vi_observation_layout(const es_game *g, es_obs_slice *out, int cap) {
+    int n = g->players;
+    es_obs_builder b = es_obs_begin(out, cap);
+    es_obs_add(&b, "seats", n, 21 + VI_NSPECIAL);
+    es_obs_add(&b, "street", DATA(g)->F, n + 1);
+    es_obs_add(&b, "display", 4, 4);
+    es_obs_add(&b, "piles", 3, 0);            /* deck, discard, queue sizes */
+    es_obs_add(&b, "phase", VI_NPHASES, 0);   /* one-hot */
+    es_obs_add(&b, "actor", n, 0);            /* one-hot, relative seat */
+    es_obs_add(&b, "progress", 5, 0);         /* round, double used, eval pos, roll n, roll white */
+    return b.n;
+}
+
 const es_game_def es_vienna_def = {
     .name = "vienna",
     .min_players = 3,
@@ -1577,4 +1595,5 @@ const es_game_def es_vienna_def = {
     .move_type_bits = 4,
     .move_kinds = vienna_move_kinds,
     .n_move_kinds = (int)(sizeof vienna_move_kinds / sizeof vienna_move_kinds[0]),
+    .observation_layout = vi_observation_layout,
 };

@@ -24,7 +24,8 @@ extern "C" {
                                  es_game_def.render_view, es_render_view,
                                  es_has_hidden_information;
                               4: es_game_def.move_kinds (dense action space), es_num_actions,
-                                 es_move_to_action, es_action_to_move, es_legal_actions_mask */
+                                 es_move_to_action, es_action_to_move, es_legal_actions_mask;
+                                 es_game_def.observation_layout, es_observation_layout */
 
 /* current_player() sentinels */
 #define ES_CHANCE (-1)
@@ -73,6 +74,13 @@ typedef struct es_move_kind {
     int n_params;
     es_move_param params[ES_MOVE_MAX_PARAMS];
 } es_move_kind;
+
+/* One named slice of observe()'s vector: dim0 floats (dim1 = 0), or a dim0 x dim1 row-major
+ * block (one row per seat, card, space...). */
+typedef struct es_obs_slice {
+    const char *name;
+    int offset, dim0, dim1;
+} es_obs_slice;
 
 typedef struct es_game es_game;
 
@@ -136,6 +144,10 @@ typedef struct es_game_def {
     int move_type_bits;
     const es_move_kind *move_kinds;
     int n_move_kinds;
+    /* Names observe()'s vector: writes the slices in order into out (at most cap) and returns
+     * how many. The slices are contiguous from offset 0 and end at observation_size(g).
+     * NULL: the layout is undocumented (es_observation_layout returns ES_ERR_ARG). */
+    int (*observation_layout)(const es_game *g, es_obs_slice *out, int cap);
 } es_game_def;
 
 struct es_game {
@@ -223,6 +235,10 @@ es_move es_action_to_move(const es_game *g, int64_t a);
 /* mask[0 .. es_num_actions - 1] = 1 for the actions of s's legal moves, else 0. ES_OK, or
  * ES_ERR_ARG (no move kinds, or a legal move matching no kind: a bug in the declaration). */
 int es_legal_actions_mask(const es_game *g, const void *s, uint8_t *mask);
+
+/* The slices of es_observe's vector (see es_game_def.observation_layout): their count, or
+ * ES_ERR_ARG if the game names none. */
+int es_observation_layout(const es_game *g, es_obs_slice *out, int cap);
 
 /* ---- bulk ---- */
 /* n uniformly random games from the initial state, entirely in C. scores_out holds
