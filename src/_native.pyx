@@ -205,9 +205,136 @@ cdef class Game:
         return es_max_moves(self.g)
 
     @property
+    def max_chance_outcomes(self) -> int:
+        """Upper bound on the length of ``State.chance_outcomes()``."""
+        return es_max_chance_outcomes(self.g)
+
+    @property
+    def has_hidden_information(self) -> bool:
+        """True if players can hold information others cannot see (the game redacts)."""
+        return bool(es_has_hidden_information(self.g))
+
+    @property
     def observation_size(self) -> int:
         """Length of ``State.observation(player)``."""
         return es_observation_size(self.g)
+
+    # --- pickling: a game is rebuilt from its name, player count, options and loaded data ---
+    def __reduce__(self):
+        if self.spec is None:
+            raise TypeError("only games made by eurosearch.game() can be pickled")
+        from eurosearch.api import _rebuild_game
+        return (_rebuild_game, (self.name, self.players, self.data, self.options))
+
+    def __copy__(self):
+        return self   # a game does not change once built
+
+    def observation_layout(self) -> list:
+        """The named slices of ``State.observation(p)``: (name, offset, shape) in order,
+        contiguous from 0 to observation_size; shape is (n,) or (rows, columns). The meaning
+        of each slice is documented in docs/<game>_engine.md. NotImplementedError for a game
+        that declares no layout."""
+        cdef es_obs_slice sl[64]
+        cdef int n = es_observation_layout(self.g, sl, 64)
+        if n < 0:
+            raise NotImplementedError(f"{self.name} declares no observation layout (es_game_def.observation_layout)")
+        if n > 64:
+            raise RuntimeError(f"{self.name}: more than 64 observation slices")
+        out = []
+        for i in range(n):
+            if sl[i].dim1:
+                shape = (sl[i].dim0, sl[i].dim1)
+            else:
+                shape = (sl[i].dim0,)
+            out.append((sl[i].name.decode(), sl[i].offset, shape))
+        return out
+
+    # --- the dense action space (es_num_actions: declared by the game's move kinds) ---
+    cdef int64_t _actions(self) except -1:
+        cdef int64_t n = es_num_actions(self.g)
+        if n < 0:
+            raise NotImplementedError(f"{self.name} declares no dense action space (es_game_def.move_kinds)")
+        return n
+
+    def num_distinct_actions(self) -> int:
+        """The size of the game's fixed action space: actions are 0 .. N-1, and every legal
+        move of every state is one action (State.move_to_action)."""
+        return self._actions()
+
+    def action_to_move(self, action) -> int:
+        """The move id of a dense action; ValueError outside 0 .. num_distinct_actions() - 1."""
+        cdef int64_t a = _int_in("action", action, 0, self._actions() - 1)
+        return es_action_to_move(self.g, a)
+
+    def move_to_action(self, move) -> int:
+        """The dense action of a move id; ValueError for an id that is no decision move."""
+        self._actions()
+        if isinstance(move, bool) or not isinstance(move, int):
+            raise TypeError(f"a move is an int, got {type(move).__name__}")
+        cdef int64_t a = es_move_to_action(self.g, <es_move>move) if 0 <= move <= INT32_MAX else -1
+        if a < 0:
+            raise ValueError(f"{move} is no decision move of {self.name}")
+        return a
+
+    cdef list _states(self, states):
+        out = list(states)
+        for s in out:
+            if not isinstance(s, State) or (<State>s).game is not self:
+                raise ValueError("every state must be a State of this game")
+        return out
+
+    def legal_actions_masks(self, states):
+        """The legal-action masks of many states as one bool array (len(states), N), in C."""
+        cdef int64_t n = self._actions()
+        cdef list ss = self._states(states)
+        _memory("states", len(ss) * n, "the masks")
+        out = np.zeros((len(ss), n), dtype=np.bool_)
+        if not ss:
+            return out
+        cdef uint8_t[:, ::1] view = out.view(np.uint8)
+        cdef Py_ssize_t i, k = len(ss)
+        cdef uint8_t **bufs = <uint8_t **>malloc(sizeof(uint8_t *) * k)
+        cdef int rc = ES_OK
+        if bufs == NULL:
+            raise MemoryError()
+        try:
+            for i in range(k):
+                bufs[i] = (<State>ss[i]).buf
+            with nogil:
+                for i in range(k):
+                    if es_legal_actions_mask(self.g, bufs[i], &view[i, 0]) != ES_OK:
+                        rc = ES_ERR_ARG
+                        break
+        finally:
+            free(bufs)
+        if rc != ES_OK:
+            raise RuntimeError(f"{self.name}: a legal move matches no declared move kind")
+        return out
+
+    def observations(self, states, player):
+        """observation(player) of many states as one float32 array (len(states), size), in C."""
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.players:
+            raise ValueError(f"player must be a seat 0..{self.players - 1}, got {player!r}")
+        cdef int p = player
+        cdef list ss = self._states(states)
+        cdef int size = es_observation_size(self.g)
+        out = np.zeros((len(ss), size), dtype=np.float32)
+        if not ss or size == 0:
+            return out
+        cdef float[:, ::1] view = out
+        cdef Py_ssize_t i, k = len(ss)
+        cdef uint8_t **bufs = <uint8_t **>malloc(sizeof(uint8_t *) * k)
+        if bufs == NULL:
+            raise MemoryError()
+        try:
+            for i in range(k):
+                bufs[i] = (<State>ss[i]).buf
+            with nogil:
+                for i in range(k):
+                    es_observe(self.g, bufs[i], p, &view[i, 0])
+        finally:
+            free(bufs)
+        return out
 
     def data_sources(self) -> dict:
         """How sure the component data is: counts of entries per source tag."""
@@ -299,6 +426,11 @@ cdef class Game:
         if rc != ES_OK:
             raise RuntimeError(f"random playouts failed ({rc}): a game exceeded the step limit")
         return out, dec, ch
+
+
+def _rebuild_state(Game game, bytes data):
+    """Unpickling a State: its game, then its bytes (checked as state_from_bytes checks)."""
+    return game.state_from_bytes(data)
 
 
 cdef class State:
@@ -517,8 +649,28 @@ cdef class State:
 
     __hash__ = None
 
+    # --- pickling and copying: the game (rebuilt, see Game.__reduce__) and the bytes ---
     def __reduce__(self):
-        raise TypeError("pickle a state through to_bytes() and Game.state_from_bytes()")
+        return (_rebuild_state, (self.game, self.to_bytes()))
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()   # the game is shared: it does not change once built
+
+    # --- the dense action space (see Game.num_distinct_actions) ---
+    def legal_actions_mask(self):
+        """numpy bool array of num_distinct_actions(): True at the actions of the legal moves."""
+        return self.game.legal_actions_masks([self])[0]
+
+    def move_to_action(self, move) -> int:
+        """The dense action of a move id (Game.move_to_action)."""
+        return self.game.move_to_action(move)
+
+    def action_to_move(self, action) -> int:
+        """The move id of a dense action (Game.action_to_move)."""
+        return self.game.action_to_move(action)
 
     # --- fast paths for search code (no checks: the move must be legal) ---
     def apply_unchecked(self, int move) -> None:

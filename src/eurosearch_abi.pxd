@@ -58,6 +58,14 @@ cdef extern from "eurosearch.h" nogil:
     int es_redact(const es_game *g, const void *s, int viewer, void *out)
     int es_render_view(const es_game *g, const void *s, int viewer, char *buf, size_t cap)
     int es_has_hidden_information(const es_game *g)
+    int64_t es_num_actions(const es_game *g)
+    int64_t es_move_to_action(const es_game *g, es_move m)
+    es_move es_action_to_move(const es_game *g, int64_t a)
+    int es_legal_actions_mask(const es_game *g, const void *s, uint8_t *mask)
+    ctypedef struct es_obs_slice:
+        const char *name
+        int offset, dim0, dim1
+    int es_observation_layout(const es_game *g, es_obs_slice *out, int cap)
     size_t es_encoded_size(const es_game *g)
     int es_encode(const es_game *g, const void *s, uint8_t *buf, size_t cap)
     int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *err, size_t errlen)

@@ -506,11 +506,13 @@ def test_foreign_states_are_rejected():
         game(3).state_from_json("not json")
 
 
-def test_state_is_not_picklable_directly():
+def test_a_pickled_state_keeps_its_games_options():
     import pickle
 
-    with pytest.raises(TypeError):
-        pickle.dumps(game().new_state(seed=1))
+    s = game(3, carriage="furthest").new_state(seed=1)
+    t = pickle.loads(pickle.dumps(s))
+    assert t.game.options == s.game.options and t.game.fingerprint == s.game.fingerprint
+    assert t.to_bytes() == s.to_bytes()
 
 
 # ----------------------------------------------------------------------------- determinize

@@ -74,8 +74,8 @@ def test_progress_bar_draws_only_when_enabled() -> None:
         for _ in range(4):
             bar.update()
     out = loud.getvalue()
-    assert "4/4 games" in out and out.endswith("\n")
-    assert "[" + "#" * 30 + "]" in out
+    assert "4/4 games" in out and "/s" in out   # count and rate, drawn by rich
+    assert out.replace("\x1b[?25h", "").endswith("\n")   # the line is finished (cursor shown again)
 
 
 def test_match_runs_oh_my_goods(capsys: pytest.CaptureFixture[str]) -> None:

@@ -56,7 +56,7 @@ def _cli() -> str:
 def test_readme_starts_with_install_and_match_then_test_command() -> None:
     blocks = _shell_blocks(README)
     assert blocks[0].startswith("pip install . && eurosearch match vienna --agents ")
-    assert blocks[1] == "pip install '.[test,ray]' && python -m pytest"
+    assert blocks[1] == "pip install '.[test,ray,openspiel,pettingzoo,gym]' && python -m pytest"
 
 
 def test_ci_runs_exactly_the_readme_test_command() -> None:

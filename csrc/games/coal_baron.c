@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "coal_baron.h"
+#include "../core/obslayout.h"
 #include "../core/bitset.h"
 #include "../core/kdeck.h"
 #include "../core/majority.h"
@@ -1661,6 +1662,44 @@ static const es_field_desc cb_fields[] = {
 
 static const int32_t cb_default_options[CB_NOPTIONS] = {-1, -1, 1};
 
+/* Dense action space (docs/coal_baron_engine.md, "Move ids"): decision move types and their parameter bits. */
+static const es_move_kind cb_move_kinds[] = {
+    {1, 1, {{5, 6}}},   /* DRAFT */
+    {2, 1, {{5, 5}}},   /* PLACE */
+    {3, 1, {{5, 3}}},   /* CAGE */
+    {4, 1, {{5, 2}}},   /* LOAD */
+    {5, 1, {{5, 9}}},   /* PUT */
+    {6, 1, {{5, 14}}},   /* PAIR */
+    {7, 1, {{5, 2}}},   /* STORE */
+    {8, 0, {{0, 0}}},   /* STOP */
+    {9, 1, {{5, 6}}},   /* KEEP */
+    {10, 1, {{5, 1}}},   /* DEST */
+    {11, 1, {{5, 6}}},   /* RETURN */
+    {12, 1, {{5, 2}}},   /* SHORTAGE */
+};
+
+/* The slices of cb_observe's vector; seat rows relative to the viewer, CB_MAXP rows always. */
+static int cb_observation_layout(const es_game *g, es_obs_slice *out, int cap) {
+    (void)g;
+    es_obs_builder b = es_obs_begin(out, cap);
+    es_obs_add(&b, "seats", CB_MAXP, OBS_PLAYER);
+    es_obs_add(&b, "spaces", CB_NSPACES, OBS_SPACE);   /* count, owner per relative seat */
+    es_obs_add(&b, "factory", 8, 7);                   /* present, colour one-hot, carts, side */
+    es_obs_add(&b, "display", 4, 9);                   /* order card features */
+    es_obs_add(&b, "coal", CB_NCOL, 0);
+    es_obs_add(&b, "stacks", 4, 0);                    /* tiles, orders, known tops of each */
+    es_obs_add(&b, "next_tile", CB_NTYPES + 1, 0);     /* one-hot, known */
+    es_obs_add(&b, "unknown_tiles", CB_NTYPES + 1, 0); /* per type, total */
+    es_obs_add(&b, "next_order", 9, 0);
+    es_obs_add(&b, "buffer_tiles", CB_NTYPES, 0);
+    es_obs_add(&b, "buffer_orders", CB_MAX_DRAW, 9);
+    es_obs_add(&b, "phase", CB_NPHASES, 0);
+    es_obs_add(&b, "actor", CB_MAXP, 0);
+    es_obs_add(&b, "shift", CB_SHIFTS, 0);
+    es_obs_add(&b, "progress", 3, 0);                  /* steps, buffer size, buffer ordered */
+    return b.n;
+}
+
 const es_game_def es_coal_baron_def = {
     .name = "coal_baron",
     .min_players = 2,
@@ -1690,4 +1729,8 @@ const es_game_def es_coal_baron_def = {
     .evaluate = cb_evaluate,
     .fields = cb_fields,
     .n_fields = (int)(sizeof cb_fields / sizeof cb_fields[0]),
+    .move_type_bits = 5,
+    .move_kinds = cb_move_kinds,
+    .n_move_kinds = (int)(sizeof cb_move_kinds / sizeof cb_move_kinds[0]),
+    .observation_layout = cb_observation_layout,
 };

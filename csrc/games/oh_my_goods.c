@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "oh_my_goods.h"
+#include "../core/obslayout.h"
 #include "../core/bitset.h"
 #include "../core/rng.h"
 #include "../core/table.h"
@@ -2107,6 +2108,40 @@ static const es_field_desc omg_fields[] = {
 
 static const int32_t omg_default_options[OMG_NOPTIONS] = {-1, 0, 0, 0, 1, 60};
 
+/* Dense action space (docs/oh_my_goods_engine.md, "Move ids"): decision move types and their parameter bits. */
+static const es_move_kind omg_move_kinds[] = {
+    {1, 1, {{5, 7}}},   /* REDRAW */
+    {2, 1, {{5, 7}}},   /* HALVE */
+    {3, 1, {{5, 7}}},   /* MOVE */
+    {4, 1, {{5, 5}}},   /* WORKER */
+    {5, 1, {{5, 7}}},   /* SET_ASIDE */
+    {6, 1, {{5, 5}}},   /* PAY */
+    {7, 1, {{5, 7}}},   /* PRODUCE */
+    {8, 1, {{5, 7}}},   /* SUPPLY */
+    {9, 1, {{5, 18}}},   /* CHAIN */
+    {10, 0, {{0, 0}}},   /* END_PRODUCTION */
+    {11, 0, {{0, 0}}},   /* BUILD */
+    {12, 1, {{5, 7}}},   /* HIRE */
+    {13, 0, {{0, 0}}},   /* PASS */
+    {14, 0, {{0, 0}}},   /* END_CHAINS */
+};
+
+/* The slices of observe_impl's vector; seats relative to the viewer. cards row (per deck
+ * card): in my hand, set aside, market, discard, deck, pending; then built / good per seat. */
+static int omg_observation_layout(const es_game *g, es_obs_slice *out, int cap) {
+    int n = g->players;
+    es_obs_builder b = es_obs_begin(out, cap);
+    es_obs_add(&b, "cards", OMG_NCARDS, 6 + 2 * n);
+    es_obs_add(&b, "seats", n, 4 + 3 * OMG_SLOTS + 2);   /* hand, aside, gold, score, slots, ... */
+    es_obs_add(&b, "assistants", OMG_NASSIST, n + 4);   /* owner, free, side, slot, at */
+    es_obs_add(&b, "stage", OMG_NSTAGES, 0);
+    es_obs_add(&b, "progress", 6, 0);     /* sub, round, deck, discard, end triggered, final */
+    es_obs_add(&b, "actor", n, 0);
+    es_obs_add(&b, "start", n, 0);
+    es_obs_add(&b, "pending", 6, 0);      /* worker, exact, p2 step, pay total, pay cost, suns */
+    return b.n;
+}
+
 const es_game_def es_oh_my_goods_def = {
     .name = "oh_my_goods",
     .min_players = 2,
@@ -2137,4 +2172,8 @@ const es_game_def es_oh_my_goods_def = {
     .evaluate = omg_evaluate,
     .fields = omg_fields,
     .n_fields = (int)(sizeof omg_fields / sizeof omg_fields[0]),
+    .move_type_bits = 5,
+    .move_kinds = omg_move_kinds,
+    .n_move_kinds = (int)(sizeof omg_move_kinds / sizeof omg_move_kinds[0]),
+    .observation_layout = omg_observation_layout,
 };

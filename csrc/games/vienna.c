@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "vienna.h"
+#include "../core/obslayout.h"
 #include "../core/dice.h"
 #include "../core/multiset.h"
 #include "../core/rng.h"
@@ -1531,6 +1532,38 @@ static const es_field_desc vienna_fields[] = {
 
 static const int32_t vienna_default_options[VI_NOPTIONS] = {-1, 0, 1, 0, 100};
 
+/* Dense action space (docs/vienna_engine.md, "Move ids"): decision move types and their parameter bits. */
+static const es_move_kind vienna_move_kinds[] = {
+    {1, 1, {{4, 4}}},   /* DRAFT */
+    {2, 1, {{4, 12}}},   /* PLACE */
+    {3, 1, {{4, 19}}},   /* REROLL */
+    {4, 1, {{4, 5}}},   /* NUDGE */
+    {5, 1, {{4, 5}}},   /* GENDARME */
+    {6, 1, {{4, 1}}},   /* KRIEAU */
+    {7, 1, {{4, 7}}},   /* PRATER */
+    {8, 1, {{4, 1}}},   /* DOUBLE */
+    {9, 1, {{4, 7}}},   /* PERSON */
+    {10, 1, {{4, 2}}},   /* GLORIETTE */
+    {11, 1, {{4, 15}}},   /* TIERGARTEN */
+};
+
+/* The slices of observe_impl's vector; seats relative to the viewer (row 0 is the viewer).
+ * seats row: vp, coins, 3 symbols, 6 hand dice, rolled, unplaced, has white, white face,
+ * carriage, furthest, 3 symbols used, 5 special cards owned, geheimbund. street row (per
+ * field): occupied by each seat, gendarme. display row: present, 3 symbols. */
+static int vi_observation_layout(const es_game *g, es_obs_slice *out, int cap) {
+    int n = g->players;
+    es_obs_builder b = es_obs_begin(out, cap);
+    es_obs_add(&b, "seats", n, 21 + VI_NSPECIAL);
+    es_obs_add(&b, "street", DATA(g)->F, n + 1);
+    es_obs_add(&b, "display", 4, 4);
+    es_obs_add(&b, "piles", 3, 0);            /* deck, discard, queue sizes */
+    es_obs_add(&b, "phase", VI_NPHASES, 0);   /* one-hot */
+    es_obs_add(&b, "actor", n, 0);            /* one-hot, relative seat */
+    es_obs_add(&b, "progress", 5, 0);         /* round, double used, eval pos, roll n, roll white */
+    return b.n;
+}
+
 const es_game_def es_vienna_def = {
     .name = "vienna",
     .min_players = 3,
@@ -1559,4 +1592,8 @@ const es_game_def es_vienna_def = {
     .evaluate = vi_evaluate,
     .fields = vienna_fields,
     .n_fields = (int)(sizeof vienna_fields / sizeof vienna_fields[0]),
+    .move_type_bits = 4,
+    .move_kinds = vienna_move_kinds,
+    .n_move_kinds = (int)(sizeof vienna_move_kinds / sizeof vienna_move_kinds[0]),
+    .observation_layout = vi_observation_layout,
 };

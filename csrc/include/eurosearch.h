@@ -19,10 +19,13 @@
 extern "C" {
 #endif
 
-#define ES_ABI_VERSION 3   /* 2: es_game_def.random_move, es_random_move;
+#define ES_ABI_VERSION 4   /* 2: es_game_def.random_move, es_random_move;
                               3: es_request_stop, es_watch_stops, ES_ERR_INTERRUPTED;
                                  es_game_def.render_view, es_render_view,
-                                 es_has_hidden_information */
+                                 es_has_hidden_information;
+                              4: es_game_def.move_kinds (dense action space), es_num_actions,
+                                 es_move_to_action, es_action_to_move, es_legal_actions_mask;
+                                 es_game_def.observation_layout, es_observation_layout */
 
 /* current_player() sentinels */
 #define ES_CHANCE (-1)
@@ -53,6 +56,31 @@ typedef struct es_field_desc {
     uint8_t type;        /* es_field_type */
     uint8_t dim0, dim1;  /* element counts; dim1 = 0 for a 1-D array, dim0 = 1 for a scalar */
 } es_field_desc;
+
+/* The dense action space (for RL tools and OpenSpiel), declared by a game rather than coded:
+ * a move id is a type in its low `move_type_bits` bits plus parameters in bit fields above.
+ * Each decision move type is one es_move_kind listing its parameter fields (lowest field
+ * first); parameter values 0 .. 2^bits - 1 are all counted. The action of a move is the
+ * offset of its kind (the sizes of the kinds before it, in table order) plus its parameters
+ * read as a mixed-radix number (the first field least significant). Chance outcome types are
+ * not listed: they are no player's action. A move with bits outside its kind's fields has no
+ * action. */
+#define ES_MOVE_MAX_PARAMS 8
+typedef struct es_move_param {
+    uint8_t shift, bits;
+} es_move_param;
+typedef struct es_move_kind {
+    int32_t type;          /* the value of the type bits */
+    int n_params;
+    es_move_param params[ES_MOVE_MAX_PARAMS];
+} es_move_kind;
+
+/* One named slice of observe()'s vector: dim0 floats (dim1 = 0), or a dim0 x dim1 row-major
+ * block (one row per seat, card, space...). */
+typedef struct es_obs_slice {
+    const char *name;
+    int offset, dim0, dim1;
+} es_obs_slice;
 
 typedef struct es_game es_game;
 
@@ -109,6 +137,17 @@ typedef struct es_game_def {
 
     const es_field_desc *fields;
     int n_fields;
+
+    /* The dense action space (see es_move_kind): every decision move id legal_moves can list
+     * must match one kind, exactly. NULL / 0: the game has no dense action space, and
+     * es_num_actions returns ES_ERR_ARG. */
+    int move_type_bits;
+    const es_move_kind *move_kinds;
+    int n_move_kinds;
+    /* Names observe()'s vector: writes the slices in order into out (at most cap) and returns
+     * how many. The slices are contiguous from offset 0 and end at observation_size(g).
+     * NULL: the layout is undocumented (es_observation_layout returns ES_ERR_ARG). */
+    int (*observation_layout)(const es_game *g, es_obs_slice *out, int cap);
 } es_game_def;
 
 struct es_game {
@@ -184,6 +223,22 @@ int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *e
  * byte outside the reflected fields must be zero, then the game's validate() decides. */
 int es_validate(const es_game *g, const void *s, char *err, size_t errlen);
 const es_field_desc *es_state_fields(const es_game *g, int *count);
+
+/* ---- dense action space (es_game_def.move_kinds) ---- */
+/* The number of distinct actions (a fixed size per game), or ES_ERR_ARG if the game declares
+ * no move kinds. */
+int64_t es_num_actions(const es_game *g);
+/* The action of move m (0 .. es_num_actions - 1), or ES_ERR_ARG if m matches no kind. */
+int64_t es_move_to_action(const es_game *g, es_move m);
+/* The move id of action a, or ES_ERR_ARG for a out of range. */
+es_move es_action_to_move(const es_game *g, int64_t a);
+/* mask[0 .. es_num_actions - 1] = 1 for the actions of s's legal moves, else 0. ES_OK, or
+ * ES_ERR_ARG (no move kinds, or a legal move matching no kind: a bug in the declaration). */
+int es_legal_actions_mask(const es_game *g, const void *s, uint8_t *mask);
+
+/* The slices of es_observe's vector (see es_game_def.observation_layout): their count, or
+ * ES_ERR_ARG if the game names none. */
+int es_observation_layout(const es_game *g, es_obs_slice *out, int cap);
 
 /* ---- bulk ---- */
 /* n uniformly random games from the initial state, entirely in C. scores_out holds

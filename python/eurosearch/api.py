@@ -74,3 +74,14 @@ def _new_native_game(name: str, players: int, loaded: Any, table: list[int], opt
         if message.startswith(prefix):
             raise DataError(f"{loaded.origin}: {message[len(prefix):]}") from None
         raise
+
+
+def _rebuild_game(name: str, players: int, loaded: Any, opts: Any) -> Game:
+    """Unpickling a Game: the native game rebuilt from the loaded data and parsed options it
+    was made with (a user data file's content travels with it, not its path)."""
+    spec = game_spec(name)
+    g = _new_native_game(name, players, loaded, spec.table(loaded), spec.option_array(opts))
+    g.data = loaded
+    g.options = opts
+    g.spec = spec
+    return g

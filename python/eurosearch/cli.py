@@ -165,6 +165,33 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return run_replay(args)
 
 
+def cmd_data(args: argparse.Namespace) -> int:
+    from .datatool import check, template
+    from .gamedata import DataError
+
+    if args.data_command == "template":
+        sys.stdout.write(template(args.game))
+        return 0
+    try:
+        name, report = check(args.file, args.game)
+    except (DataError, ValueError) as exc:
+        print(f"eurosearch data check: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    tags = ", ".join(f"{t} {n}" for t, n in report["by_tag"].items() if n)
+    print(f"{args.file}: valid {name} data for every player count; {report['entries']} tagged entries ({tags})")
+    items = report["provisional_items"]
+    if items:
+        print(f"still provisional ({len(items)}):")
+        for item in items:
+            print(f"  {item}")
+    else:
+        print("nothing provisional")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="eurosearch", description="Search engines for Euro board games.")
     p.add_argument("--version", action="version", version=f"eurosearch {__version__}")
@@ -234,6 +261,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     s.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
     s.set_defaults(func=cmd_solve)
+
+    d = sub.add_parser("data", help="component data: a template for a game's owner, and a check of it")
+    dsub = d.add_subparsers(dest="data_command", required=True)
+    dt = dsub.add_parser("template", help="print the bundled data file, provisional entries marked")
+    dt.add_argument("game", choices=games())
+    dc = dsub.add_parser("check", help="validate a data file and list what is still provisional")
+    dc.add_argument("file")
+    dc.add_argument("--game", choices=games(), help="the game (default: the one the template header names)")
+    dc.add_argument("--json", action="store_true", help="print the source report as one JSON object")
+    d.set_defaults(func=cmd_data)
 
     from .play.cli import add_play_arguments, add_replay_arguments
     add_play_arguments(sub.add_parser("play", help="play a game against the AI, in the terminal or the browser"))

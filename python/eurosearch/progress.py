@@ -1,4 +1,5 @@
-"""A small progress bar for long runs, written to stderr and only to a terminal."""
+"""The progress bar of long runs (match, arena, solve), drawn by ``rich`` on stderr and only
+to a terminal."""
 
 from __future__ import annotations
 
@@ -6,12 +7,18 @@ import sys
 import time
 from typing import TextIO
 
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import Progress as RichProgress
+
 
 class Progress:
     """``with Progress(total, "games") as bar: ... bar.update()`` draws count, rate and time left.
 
     It draws only when the stream is a terminal (or ``enabled=True``), at most ten times a
-    second, so it costs nothing in logs and pipes.
+    second and not for runs shorter than ``min_seconds``, so it costs nothing in logs and
+    pipes (``--no-progress`` and ``--json`` output are untouched). ``total`` may be set
+    after construction, before the first update.
     """
 
     def __init__(self, total: int, unit: str = "items", stream: TextIO | None = None,
@@ -25,7 +32,8 @@ class Progress:
         self.done = 0
         self.start = time.monotonic()
         self._last_draw = 0.0
-        self._drawn = False
+        self._bar: RichProgress | None = None
+        self._task = None
 
     def __enter__(self) -> "Progress":
         return self
@@ -38,38 +46,25 @@ class Progress:
         now = time.monotonic()
         if self.enabled and now - self.start >= self.min_seconds and (now - self._last_draw >= 0.1 or self.done >= self.total):
             self._last_draw = now
-            self._draw(now)
+            self._draw()
 
-    def line(self, now: float | None = None) -> str:
-        """The text of the bar, e.g. ``[#####.....] 50/100 games 12.3/s ~4s left``."""
-        now = time.monotonic() if now is None else now
-        elapsed = max(now - self.start, 1e-9)
-        rate = self.done / elapsed
-        width = 30
-        filled = int(width * self.done / self.total) if self.total else width
-        left = (self.total - self.done) / rate if rate > 0 else float("inf")
-        eta = f"~{_duration(left)} left" if self.done < self.total else f"{_duration(elapsed)}"
-        return f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {self.unit} {rate:.1f}/s {eta}"
-
-    def _draw(self, now: float) -> None:
-        self.stream.write("\r" + self.line(now))
-        self.stream.flush()
-        self._drawn = True
+    def _draw(self) -> None:
+        if self._bar is None:
+            console = Console(file=self.stream, force_terminal=True, color_system=None, width=100)
+            self._bar = RichProgress(
+                BarColumn(bar_width=30), MofNCompleteColumn(), TextColumn(self.unit),
+                TextColumn("[progress.data.speed]{task.fields[rate]}"),
+                TimeRemainingColumn(), TimeElapsedColumn(),
+                console=console, auto_refresh=False)
+            self._bar.start()
+            self._task = self._bar.add_task("", total=self.total or None, rate="")
+        elapsed = max(time.monotonic() - self.start, 1e-9)
+        self._bar.update(self._task, completed=self.done, total=self.total or None,
+                         rate=f"{self.done / elapsed:.1f}/s")
+        self._bar.refresh()
 
     def close(self) -> None:
-        if self._drawn:
-            self._draw(time.monotonic())
-            self.stream.write("\n")
-            self.stream.flush()
-            self._drawn = False
-
-
-def _duration(seconds: float) -> str:
-    if seconds == float("inf"):
-        return "?"
-    seconds = int(round(seconds))
-    if seconds < 60:
-        return f"{seconds}s"
-    if seconds < 3600:
-        return f"{seconds // 60}m{seconds % 60:02d}s"
-    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+        if self._bar is not None:
+            self._draw()
+            self._bar.stop()
+            self._bar = None
