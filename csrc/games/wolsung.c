@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "wolsung.h"
+#include "../core/obslayout.h"
 #include "../core/rng.h"
 #include "../core/text.h"
 
@@ -962,7 +963,11 @@ static int wo_validate(const es_game *g, const void *vs, char *err, size_t errle
 
 /* ---------------------------------------------------------------- observation and text */
 
-static int wo_observation_size(const es_game *g) { return g->players * 30 + 8 + 1 + WO_NPHASES + 3 * 9 + 15 + 5; }
+/* The vector's slices, in order (wo_observation_layout names them); seats relative to the viewer. */
+#define WO_OBS_SEAT (WO_NRES + 2 + WO_NFAC + 3 + 1 + 4 + 4 + 2)
+static int wo_observation_size(const es_game *g) {
+    return g->players * (WO_OBS_SEAT + 1) + 8 + 1 + WO_NPHASES + 3 * 9 + WO_NFAC * WO_NRES + 5;
+}
 
 static int observe_impl(const es_game *g, const wo_state *s, int viewer, float *out) {
     const wo_data *d = DATA(g);
@@ -979,8 +984,8 @@ static int observe_impl(const es_game *g, const wo_state *s, int viewer, float *
         for (int c = 0; c < 4; c++) { int m = 0; for (uint64_t o = s->owned[p]; o; o &= o - 1) m += d->m_region[__builtin_ctzll(o)] == c; out[i++] = m / 5.0f; }
         out[i++] = (float)(s->fe == p);
         out[i++] = (float)(start_of(g, s) == p);
-        out[i++] = (float)(s->actor == p);
     }
+    for (int k = 0; k < n; k++) out[i++] = (float)(s->actor == (viewer + k) % n);
     for (int c = 0; c < 8; c++) out[i++] = (float)(IN(viewer, 0, n - 1) && s->task[viewer] == c);
     out[i++] = s->round / 29.0f;
     for (int ph = 0; ph < WO_NPHASES; ph++) out[i++] = (float)(s->phase == ph);
@@ -998,6 +1003,32 @@ static int observe_impl(const es_game *g, const wo_state *s, int viewer, float *
     out[i++] = s->built;
     return i;
 }
+
+/* seats row: storage (5 resources), workshop, supply, workers in the 3 factories, 3 upgrades,
+ * machine VP, machines per type (4) and per region (4), first engineer, start player. */
+static int wo_observation_layout(const es_game *g, es_obs_slice *out, int cap) {
+    int n = g->players;
+    es_obs_builder b = es_obs_begin(out, cap);
+    es_obs_add(&b, "seats", n, WO_OBS_SEAT);
+    es_obs_add(&b, "actor", n, 0);            /* one-hot, relative seat */
+    es_obs_add(&b, "own_task", 8, 0);         /* one-hot: the viewer's secret task card */
+    es_obs_add(&b, "round", 1, 0);
+    es_obs_add(&b, "phase", WO_NPHASES, 0);   /* one-hot */
+    es_obs_add(&b, "office", 3, 9);           /* per office card: VP, type one-hot, region one-hot */
+    es_obs_add(&b, "sidings", WO_NFAC, WO_NRES);
+    es_obs_add(&b, "board", 5, 0);            /* engineer on the board, deck, deck B, discard sizes, built */
+    return b.n;
+}
+
+/* Dense action space (docs/wolsung_engine.md): decision kinds, payload above the 5 kind bits. */
+static const es_move_kind wolsung_move_kinds[] = {
+    {WO_M_PLACE, 1, {{5, 7}}},     /* three factory counts, mixed radix 5/5/5 */
+    {WO_M_TM, 1, {{5, 1}}},
+    {WO_M_PICK, 1, {{5, 3}}},      /* resource 0-4, 5 = the First Engineer */
+    {WO_M_PASS, 0, {{0, 0}}},
+    {WO_M_BUILD, 1, {{5, 14}}},    /* office slot + 3 * storage index */
+    {WO_M_UPGRADE, 1, {{5, 14}}},  /* upgrade + 3 * storage index */
+};
 
 static void wo_observe(const es_game *g, const void *vs, int player, float *out) {
     wo_state view;
@@ -1129,4 +1160,8 @@ const es_game_def es_wolsung_def = {
     .evaluate = wo_evaluate,
     .fields = wo_fields,
     .n_fields = (int)(sizeof wo_fields / sizeof wo_fields[0]),
+    .move_type_bits = 5,
+    .move_kinds = wolsung_move_kinds,
+    .n_move_kinds = (int)(sizeof wolsung_move_kinds / sizeof wolsung_move_kinds[0]),
+    .observation_layout = wo_observation_layout,
 };
