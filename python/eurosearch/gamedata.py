@@ -167,3 +167,28 @@ class Entry:
         unknown = set(self.table) - self.used - set(allowed_extra)
         if unknown:
             self.fail(None, f"unknown key(s) {', '.join(sorted(unknown))}")
+
+
+NAME_BYTES = 24  # the C tables hold ids as 24-byte NUL-terminated strings
+
+
+def check_id(e: Entry, value: str, seen: set[str] | None = None, reserved: Iterable[str] = ()) -> None:
+    """Refuse an id the C tables and text moves cannot carry, a reserved word, or (with seen) a repeat."""
+    reserved = tuple(reserved)
+    if len(value.encode("utf-8")) >= NAME_BYTES or not value.isascii() or any(c.isspace() for c in value) \
+            or value.lower() in reserved:
+        e.fail("id", f"{value!r}: an id is at most 23 ASCII characters without spaces"
+                     f"{', not a reserved word' if reserved else ''} (it is used in text moves)")
+    if seen is not None:
+        if value in seen:
+            e.fail("id", f"duplicate id {value!r}")
+        seen.add(value)
+
+
+def id_entry(origin: str, where: str, row: Any, seen: set[str]) -> tuple[Entry, str]:
+    """Open a list entry that has an id: check the id, and name the entry by it in errors."""
+    e = Entry(origin, where, row)
+    eid = e.str("id")
+    check_id(e, eid, seen)
+    e.where = f"{where} ({eid})"
+    return e, eid

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..gamedata import DataError, Entry, SourceLedger, read_file
+from ..gamedata import NAME_BYTES, DataError, Entry, SourceLedger, read_file
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent / "data" / "bruges.toml"
 
@@ -27,7 +27,6 @@ TOWERS = 4
 SECTIONS = 2
 SPACES = 5
 MAX_REP_POSITIONS = 16
-NAME_BYTES = 24
 
 #: The effect catalogue: kind -> (activations it may carry, needs amount, needs a group).
 #: The one place a new effect is named on the Python side; csrc/games/bruges.h BR_FX_* has

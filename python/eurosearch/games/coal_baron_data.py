@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..gamedata import DataError, Entry, SourceLedger, read_file
+from ..gamedata import NAME_BYTES, DataError, Entry, SourceLedger, check_id, read_file
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent / "data" / "coal_baron.toml"
 
@@ -46,7 +46,7 @@ BOARD_SECTIONS = (
 )
 SPACES = 26
 BANK = 26                                  # PLACE(26) is the Bank (not a space)
-NAME_BYTES = 24
+RESERVED_IDS = ("bank", "none", "top", "bottom")  # words of the text move syntax
 # Engine caps (the C state's field widths), not rules.
 MAX_COAL = 32
 MAX_DRAW = 8
@@ -246,11 +246,6 @@ def _per_count(e: Entry, key: str, lo: int, hi: int) -> dict[int, int]:
     return out
 
 
-def _check_id(e: Entry, value: str) -> None:
-    if len(value.encode("utf-8")) >= NAME_BYTES or not value.isascii() or any(c.isspace() for c in value) \
-            or value.lower() in ("bank", "none", "top", "bottom"):
-        e.fail("id", f"{value!r}: an id is at most 23 ASCII characters without spaces, not a reserved word "
-                     "(it is used in text moves)")
 
 
 def _board(board: Entry, ledger: SourceLedger) -> list[Space]:
@@ -267,7 +262,7 @@ def _board(board: Entry, ledger: SourceLedger) -> list[Space]:
             where = f"board.{key}" if count is None else f"board.{key}[{i}]"
             e = Entry(board.origin, where, row)
             sid = e.str("id")
-            _check_id(e, sid)
+            check_id(e, sid, reserved=RESERVED_IDS)
             e.where = f"{where} ({sid})"
             if sid in ids:
                 e.fail("id", f"duplicate id {sid!r}")
@@ -300,7 +295,7 @@ def _cards(deck: Entry, ledger: SourceLedger) -> list[OrderCard]:
     for i, row in enumerate(rows):
         e = Entry(deck.origin, f"deck.orders[{i}]", row)
         cid = e.str("id")
-        _check_id(e, cid)
+        check_id(e, cid, reserved=RESERVED_IDS)
         e.where = f"deck.orders[{i}] ({cid})"
         if cid in ids:
             e.fail("id", f"duplicate id {cid!r}")
@@ -332,7 +327,7 @@ def _tiles(deck: Entry, ledger: SourceLedger, cart_cost: tuple[int, ...]) -> lis
     for i, row in enumerate(rows):
         e = Entry(deck.origin, f"deck.tiles[{i}]", row)
         tid = e.str("id")
-        _check_id(e, tid)
+        check_id(e, tid, reserved=RESERVED_IDS)
         e.where = f"deck.tiles[{i}] ({tid})"
         if tid in ids:
             e.fail("id", f"duplicate id {tid!r}")

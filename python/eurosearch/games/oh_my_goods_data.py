@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..gamedata import DataError, Entry, SourceLedger, read_file
+from ..gamedata import NAME_BYTES, DataError, Entry, SourceLedger, id_entry, read_file
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent / "data" / "oh_my_goods.toml"
 
@@ -24,7 +24,6 @@ GREEN_CARDS = 26          # spec 2.3: "26 green cards, 17 of every other type"
 OTHER_CARDS = 17
 CHARBURNERS = 4
 ASSISTANTS = 8
-NAME_BYTES = 24
 
 
 @dataclass(frozen=True)
@@ -85,21 +84,8 @@ def load(path: str | Path | None = None) -> OmgData:
     return validate(read_file(p), str(p))
 
 
-def _check_id(e: Entry, value: str, seen: set[str]) -> None:
-    if len(value.encode()) >= NAME_BYTES or not value.isascii() or any(c.isspace() for c in value):
-        e.fail("id", f"{value!r}: an id is at most 23 ASCII characters without spaces (it is used in text moves)")
-    if value in seen:
-        e.fail("id", f"duplicate id {value!r}")
-    seen.add(value)
 
 
-def _entry(origin: str, where: str, row: Any, seen: set[str]) -> tuple[Entry, str]:
-    """Open a list entry that has an id: check the id, and name the entry by it in errors."""
-    e = Entry(origin, where, row)
-    eid = e.str("id")
-    _check_id(e, eid, seen)
-    e.where = f"{where} ({eid})"
-    return e, eid
 
 
 def _resources(e: Entry, key: str) -> tuple[int, ...]:
@@ -163,7 +149,7 @@ def validate(raw: dict[str, Any], origin: str = "<data>") -> OmgData:
     seen: set[str] = set()
     charburners: list[Building] = []
     for i, row in enumerate(top.table_list("charburners")):
-        e, cid = _entry(origin, f"charburners[{i}]", row, seen)
+        e, cid = id_entry(origin, f"charburners[{i}]", row, seen)
         if e.str("output", choices=("coal",)) != "coal":
             e.fail("output", "Charburners make coal")
         charburners.append(Building(cid, "Charburner", 0, False, 0, e.int("vp", 0, lo=0, hi=15),
@@ -175,7 +161,7 @@ def validate(raw: dict[str, Any], origin: str = "<data>") -> OmgData:
 
     cards: list[Building] = []
     for i, row in enumerate(top.table_list("cards")):
-        e, cid = _entry(origin, f"cards[{i}]", row, seen)
+        e, cid = id_entry(origin, f"cards[{i}]", row, seen)
         res = RESOURCES.index(e.str("resource", choices=RESOURCES)) + 1
         has_any = e.has("input_any")
         if has_any == e.has("input"):
@@ -190,7 +176,7 @@ def validate(raw: dict[str, Any], origin: str = "<data>") -> OmgData:
         e.tag(ledger, parts=("card", "input", "sun", "chain"))
         e.done()
     for i, row in enumerate(top.table_list("offices")):
-        e, cid = _entry(origin, f"offices[{i}]", row, seen)
+        e, cid = id_entry(origin, f"offices[{i}]", row, seen)
         bonus = e.str("bonus", choices=RESOURCES + ("card",))
         office = 0 if bonus == "card" else RESOURCES.index(bonus) + 1
         cards.append(Building(cid, "Market Office", RESOURCES.index(e.str("resource", "stone", choices=RESOURCES)) + 1,
@@ -209,7 +195,7 @@ def validate(raw: dict[str, Any], origin: str = "<data>") -> OmgData:
 
     assistants: list[Assistant] = []
     for i, row in enumerate(top.table_list("assistants")):
-        e, aid = _entry(origin, f"assistants[{i}]", row, seen)
+        e, aid = id_entry(origin, f"assistants[{i}]", row, seen)
         sides_raw = e.table_list("sides")
         if len(sides_raw) != 2:
             e.fail("sides", "an assistant card has exactly 2 sides (rulebook)")

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..gamedata import DataError, Entry, SourceLedger, read_file
+from ..gamedata import DataError, Entry, SourceLedger, check_id, read_file
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent / "data" / "vienna.toml"
 
@@ -218,9 +218,6 @@ def _specials(cards: Entry, ledger: SourceLedger) -> tuple[SpecialCard, ...]:
     return tuple(by_effect[x] for x in SPECIAL_EFFECTS)
 
 
-def _check_id(e: Entry, value: str) -> None:
-    if len(value.encode("utf-8")) >= 24 or not value.isascii() or any(c.isspace() for c in value):
-        e.fail("id", f"{value!r}: an id is at most 23 ASCII characters without spaces (it is used in text moves)")
 
 
 def _cards(cards: Entry, key: str, ledger: SourceLedger, with_coins: bool) -> list[Card]:
@@ -229,7 +226,7 @@ def _cards(cards: Entry, key: str, ledger: SourceLedger, with_coins: bool) -> li
     for i, row in enumerate(cards.table_list(key)):
         e = Entry(cards.origin, f"cards.{key}[{i}]", row)
         cid = e.str("id")
-        _check_id(e, cid)
+        check_id(e, cid)
         e.where = f"cards.{key}[{i}] ({cid})"
         if cid in seen:
             e.fail("id", f"duplicate id {cid!r}")
@@ -253,7 +250,7 @@ def _street(board: Entry, specials: tuple[SpecialCard, ...], ledger: SourceLedge
     for i, row in enumerate(rows):
         e = Entry(board.origin, f"{board.where}.fields[{i}]", row)
         fid = e.str("id")
-        _check_id(e, fid)
+        check_id(e, fid)
         e.where = f"{board.where}.fields[{i}] ({fid})"
         if fid in ids or fid == "geheimbund":
             e.fail("id", f"duplicate id {fid!r}")

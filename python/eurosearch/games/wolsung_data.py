@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..gamedata import DataError, Entry, SourceLedger, read_file
+from ..gamedata import NAME_BYTES, DataError, Entry, SourceLedger, check_id, id_entry, read_file
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent / "data" / "wolsung.toml"
 
@@ -32,7 +32,6 @@ FACTORIES = 3
 MAX_ICONS = 6          # engine limit per task
 MAX_TASKS = 3          # spec 2.4: three tasks per card
 STORAGE_CAP = 4        # spec 2.2
-NAME_BYTES = 24
 
 
 @dataclass(frozen=True)
@@ -94,20 +93,8 @@ def load(path: str | Path | None = None) -> WolsungData:
     return validate(read_file(p), str(p))
 
 
-def _check_id(e: Entry, value: str, seen: set[str]) -> None:
-    if len(value.encode()) >= NAME_BYTES or not value.isascii() or any(c.isspace() for c in value):
-        e.fail("id", f"{value!r}: an id is at most 23 ASCII characters without spaces (it is used in text moves)")
-    if value in seen:
-        e.fail("id", f"duplicate id {value!r}")
-    seen.add(value)
 
 
-def _entry(origin: str, where: str, row: Any, seen: set[str]) -> tuple[Entry, str]:
-    e = Entry(origin, where, row)
-    eid = e.str("id")
-    _check_id(e, eid, seen)
-    e.where = f"{where} ({eid})"
-    return e, eid
 
 
 def _cubes(e: Entry, key: str, names: tuple[str, ...], hi: int) -> tuple[int, ...]:
@@ -136,7 +123,7 @@ def validate(raw: dict[str, Any], origin: str = "<data>") -> WolsungData:
     small: list[tuple[int, ...]] = []
     large: list[tuple[int, ...]] = []
     for i, row in enumerate(top.table_list("factories")):
-        e, fid = _entry(origin, f"factories[{i}]", row, seen)
+        e, fid = id_entry(origin, f"factories[{i}]", row, seen)
         s = _cubes(e, "small", RESOURCES, 15)
         lg = _cubes(e, "large", RESOURCES, 15)
         if not 1 <= sum(s) <= 30 or not 1 <= sum(lg) <= 30:
@@ -196,7 +183,7 @@ def validate(raw: dict[str, Any], origin: str = "<data>") -> WolsungData:
 
     machines: list[Machine] = []
     for i, row in enumerate(top.table_list("machines")):
-        e, mid = _entry(origin, f"machines[{i}]", row, seen)
+        e, mid = id_entry(origin, f"machines[{i}]", row, seen)
         cost = _cubes(e, "cost", BUILDING, STORAGE_CAP - 1)
         if sum(cost) == 0:
             e.fail("cost", "a machine costs at least one resource")
@@ -212,13 +199,13 @@ def validate(raw: dict[str, Any], origin: str = "<data>") -> WolsungData:
 
     st = top.sub("strike")
     strike_id = st.str("id")
-    _check_id(st, strike_id, seen)
+    check_id(st, strike_id, seen)
     st.tag(ledger)
     st.done()
 
     cards: list[TaskCard] = []
     for i, row in enumerate(top.table_list("task_cards")):
-        e, cid = _entry(origin, f"task_cards[{i}]", row, seen)
+        e, cid = id_entry(origin, f"task_cards[{i}]", row, seen)
         tasks = []
         rows = e.table_list("tasks")
         if not 1 <= len(rows) <= MAX_TASKS:
@@ -241,7 +228,7 @@ def validate(raw: dict[str, Any], origin: str = "<data>") -> WolsungData:
 
     specials: list[Special] = []
     for i, row in enumerate(top.table_list("specials")):
-        e, sid = _entry(origin, f"specials[{i}]", row, seen)
+        e, sid = id_entry(origin, f"specials[{i}]", row, seen)
         order = e._get("order", None)
         if not isinstance(order, list) or sorted(map(str, order)) != sorted(RESOURCES) or len(order) != 5:
             e.fail("order", f"expected the 5 resources once each, got {order!r}")
