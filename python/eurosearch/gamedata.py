@@ -192,3 +192,9 @@ def id_entry(origin: str, where: str, row: Any, seen: set[str]) -> tuple[Entry, 
     check_id(e, eid, seen)
     e.where = f"{where} ({eid})"
     return e, eid
+
+
+def name_ints(name: str) -> list[int]:
+    """An id as the C data table holds it: NAME_BYTES NUL-padded bytes, read as little-endian int32 words."""
+    raw = name.encode()[: NAME_BYTES - 1].ljust(NAME_BYTES, b"\0")
+    return [int.from_bytes(raw[i:i + 4], "little", signed=True) for i in range(0, NAME_BYTES, 4)]

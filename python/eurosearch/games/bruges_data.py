@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..gamedata import NAME_BYTES, DataError, Entry, SourceLedger, read_file
+from ..gamedata import DataError, Entry, SourceLedger, check_id, name_ints, read_file
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent / "data" / "bruges.toml"
 
@@ -111,11 +111,7 @@ def _names(e: Entry, count: int) -> tuple[str, ...]:
 def _card(origin: str, i: int, row: Any, groups: tuple[str, ...], seen: set[str], ledger: SourceLedger) -> Card:
     e = Entry(origin, f"cards[{i}]", row)
     cid = e.str("id")
-    if len(cid.encode()) >= NAME_BYTES or not cid.isascii() or any(ch.isspace() for ch in cid):
-        e.fail("id", f"{cid!r}: an id is at most 23 ASCII characters without spaces (it is used in text moves)")
-    if cid in seen:
-        e.fail("id", f"duplicate id {cid!r}")
-    seen.add(cid)
+    check_id(e, cid, seen)
     e.where = f"cards[{i}] ({cid})"
     name = e.str("name", cid)
     colour = _colour(e, "colour")
@@ -232,10 +228,6 @@ def validate(raw: dict[str, Any], origin: str = "<data>") -> BrugesData:
     return data
 
 
-def _name_ints(name: str) -> list[int]:
-    raw = name.encode()[: NAME_BYTES - 1].ljust(NAME_BYTES, b"\0")
-    return [int.from_bytes(raw[i:i + 4], "little", signed=True) for i in range(0, NAME_BYTES, 4)]
-
 
 def to_table(d: BrugesData) -> list[int]:
     """The int32 layout of csrc/games/bruges.h (BR_TAB_*)."""
@@ -251,5 +243,5 @@ def to_table(d: BrugesData) -> list[int]:
         t += [c.colour, c.group, c.cost, c.vp, ACTIVATIONS.index(c.activation), c.worker_colour,
               EFFECT_KINDS.index(c.effect), c.amount, c.group_param]
     for c in d.cards:
-        t += _name_ints(c.id)
+        t += name_ints(c.id)
     return t

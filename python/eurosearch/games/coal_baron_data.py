@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..gamedata import NAME_BYTES, DataError, Entry, SourceLedger, check_id, read_file
+from ..gamedata import DataError, Entry, SourceLedger, check_id, name_ints, read_file
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent / "data" / "coal_baron.toml"
 
@@ -367,13 +367,9 @@ def to_table(d: CoalBaronData) -> list[int]:
     for tt in d.tiles:
         t += [tt.colour, tt.carts, tt.side, tt.copies]
     for name in [s.id for s in d.spaces] + [c.id for c in d.cards] + [tt.id for tt in d.tiles]:
-        t += _name_ints(name)
+        t += name_ints(name)
     return t
 
-
-def _name_ints(name: str) -> list[int]:
-    raw = name.encode("utf-8")[: NAME_BYTES - 1].ljust(NAME_BYTES, b"\0")
-    return [int.from_bytes(raw[i:i + 4], "little", signed=True) for i in range(0, NAME_BYTES, 4)]
 
 
 __all__ = ["CoalBaronData", "DataError", "OrderCard", "Space", "TileType", "load", "to_table", "validate"]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..gamedata import NAME_BYTES, DataError, Entry, SourceLedger, id_entry, read_file
+from ..gamedata import DataError, Entry, SourceLedger, id_entry, name_ints, read_file
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent / "data" / "oh_my_goods.toml"
 
@@ -230,10 +230,6 @@ def _chain_codes(b: Building) -> list[int]:
     return [len(codes)] + codes + [0] * (2 - len(codes))
 
 
-def _name_ints(name: str) -> list[int]:
-    raw = name.encode()[: NAME_BYTES - 1].ljust(NAME_BYTES, b"\0")
-    return [int.from_bytes(raw[i:i + 4], "little", signed=True) for i in range(0, NAME_BYTES, 4)]
-
 
 def to_table(d: OmgData) -> list[int]:
     """The int32 layout of csrc/games/oh_my_goods.h."""
@@ -246,5 +242,5 @@ def to_table(d: OmgData) -> list[int]:
         for side in a.sides:
             t += [side.cost, side.vp, *side.requires]
     for name in [c.id for c in d.cards] + [c.id for c in d.charburners] + [a.id for a in d.assistants]:
-        t += _name_ints(name)
+        t += name_ints(name)
     return t

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..gamedata import DataError, Entry, SourceLedger, check_id, read_file
+from ..gamedata import DataError, Entry, SourceLedger, check_id, name_ints, read_file
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent / "data" / "vienna.toml"
 
@@ -352,13 +352,8 @@ def to_table(d: ViennaData) -> list[int]:
     for c in d.persons:
         t += [c.copies, *c.symbols]
     for name in [f.id for f in d.street] + [c.id for c in d.starting] + [c.id for c in d.persons]:
-        t += _name_ints(name)
+        t += name_ints(name)
     return t
 
 
-NAME_BYTES = 24
 
-
-def _name_ints(name: str) -> list[int]:
-    raw = name.encode("utf-8")[: NAME_BYTES - 1].ljust(NAME_BYTES, b"\0")
-    return [int.from_bytes(raw[i:i + 4], "little", signed=True) for i in range(0, NAME_BYTES, 4)]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..gamedata import NAME_BYTES, DataError, Entry, SourceLedger, check_id, id_entry, read_file
+from ..gamedata import DataError, Entry, SourceLedger, check_id, id_entry, name_ints, read_file
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent / "data" / "wolsung.toml"
 
@@ -250,10 +250,6 @@ def validate(raw: dict[str, Any], origin: str = "<data>") -> WolsungData:
     return data
 
 
-def _name_ints(name: str) -> list[int]:
-    raw = name.encode()[: NAME_BYTES - 1].ljust(NAME_BYTES, b"\0")
-    return [int.from_bytes(raw[i:i + 4], "little", signed=True) for i in range(0, NAME_BYTES, 4)]
-
 
 def to_table(d: WolsungData) -> list[int]:
     """The int32 layout of csrc/games/wolsung.h (WO_TABLE_*)."""
@@ -272,7 +268,7 @@ def to_table(d: WolsungData) -> list[int]:
     for s in d.specials:
         t += [s.value, int(s.change), *s.order]
     for name in [m.id for m in d.machines] + [d.strike_id] + [c.id for c in d.task_cards] + [s.id for s in d.specials]:
-        t += _name_ints(name)
+        t += name_ints(name)
     return t
 
 
