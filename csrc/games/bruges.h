@@ -2,9 +2,13 @@
  * Spec: shared/rules/bruges.md. Engine contract (move ids, node sequence, card pool):
  * docs/bruges_engine.md. The bundled data is the spec's provisional person set.
  *
- * STATUS: work in progress. Rules core, validation, reflection, redaction, text and observation
- * are here and pass the generic closure test; registration is reverted for now (commit
- * "unregister Bruges") because tests/test_validation_closure.py half_applied is too slow on it. */
+ * Sizes: 2-4 players, 165 person cards (BR_CARDS) in BR_GROUPS groups, 5 threat colours.
+ * Options (BR_OPT_*): start player (-1 = chance), the Bishop's caption reading (BR-A5), a round cap.
+ * Move ids (BR_M_*, docs/bruges_engine.md "Move and chance ids"): bits 0-3 the type, parameters
+ * above, every id below 2^16; chance outcomes use the same encoding.
+ *
+ * STATUS: work in progress, not registered in csrc/core/registry.c: the validator lists legal
+ * moves on every call, which makes tests/test_validation_closure.py (half-applied moves) too slow. */
 #ifndef ES_GAMES_BRUGES_H
 #define ES_GAMES_BRUGES_H
 #include <stdint.h>
