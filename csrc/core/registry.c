@@ -6,12 +6,14 @@ extern const es_game_def es_vienna_def;
 extern const es_game_def es_oh_my_goods_def;
 extern const es_game_def es_coal_baron_def;
 extern const es_game_def es_wolsung_def;
+extern const es_game_def es_bruges_def;
 
 static const es_game_def *const registry[] = {
     &es_vienna_def,
     &es_oh_my_goods_def,
     &es_coal_baron_def,
     &es_wolsung_def,
+    &es_bruges_def,
 };
 
 int es_game_count(void) { return (int)(sizeof registry / sizeof registry[0]); }
