@@ -691,12 +691,16 @@ cdef class State:
         return es_heuristic_move(self.game.g, self.buf, &rng)
 
     def mcts(self, player, iterations=0, seconds=0.0, exploration=1.4, bint information_sets=False,
-             max_nodes=0, seed=0, rollout_depth=0, rollout_policy=0, eval_scale=0.0):
+             max_nodes=0, seed=0, rollout_depth=0, rollout_policy=0, eval_scale=0.0, worlds=0, threads=1):
         """Monte Carlo tree search for `player` (who must be to move), in C.
 
         Returns (moves, visits, mean returns for player, stats dict). See es_mcts in
-        csrc/include/eurosearch.h for the algorithm. A limit that is not a count (0 ..
-        2**63 - 1) or a finite time >= 0 raises ValueError naming it."""
+        csrc/include/eurosearch.h for the algorithm. worlds = 0 searches this state as it is
+        (one tree); worlds = k >= 1 searches k trees, each (in the open mode) on its own
+        determinization for `player`, on up to `threads` threads, merged at the root (see
+        es_mcts_ensemble): the iteration budget is the total over the trees. A limit that is
+        not a count (0 .. 2**63 - 1) or a finite time >= 0, or worlds / threads outside their
+        range (0..256, 1..256), raises ValueError naming it."""
         cdef es_mcts_config cfg
         cdef es_search_stats st
         cdef int cap = es_max_moves(self.game.g), n
@@ -712,6 +716,8 @@ cdef class State:
         cfg.rollout_depth = _int_in("rollout_depth", rollout_depth, -1, INT32_MAX)
         cfg.rollout_policy = _int_in("rollout_policy", rollout_policy, 0, 1)
         cfg.eval_scale = _nonnegative("eval_scale", eval_scale, " (0: the default)")
+        cdef int n_worlds = _int_in("worlds", worlds, 0, 256)
+        cdef int n_threads = _int_in("threads", threads, 1, 256)
         moves = np.zeros(cap, dtype=np.int32)
         visits = np.zeros(cap, dtype=np.int64)
         values = np.zeros(cap, dtype=np.float64)
@@ -720,7 +726,11 @@ cdef class State:
         cdef double[::1] va = values
         cdef bint watched = _catch_ctrl_c()
         with nogil:
-            n = es_mcts(self.game.g, self.buf, p, &cfg, &mv[0], &vv[0], &va[0], cap, &st)
+            if n_worlds == 0:
+                n = es_mcts(self.game.g, self.buf, p, &cfg, &mv[0], &vv[0], &va[0], cap, &st)
+            else:
+                n = es_mcts_ensemble(self.game.g, self.buf, p, &cfg, n_worlds, n_threads, &mv[0], &vv[0],
+                                     &va[0], cap, &st)
         _release_ctrl_c(watched, n)
         if n < 0:
             raise ValueError(f"mcts: player {player} is not to move here" if n == ES_ERR_PHASE else f"mcts failed ({n})")

@@ -120,3 +120,6 @@ cdef extern from "eurosearch.h" nogil:
     es_move es_heuristic_move(const es_game *g, const void *s, es_rng *rng)
     int es_mcts(const es_game *g, const void *s, int player, const es_mcts_config *cfg, es_move *moves,
                 int64_t *visits, double *values, int cap, es_search_stats *stats)
+    int es_mcts_ensemble(const es_game *g, const void *s, int player, const es_mcts_config *cfg, int worlds,
+                         int threads, es_move *moves, int64_t *visits, double *values, int cap,
+                         es_search_stats *stats)

@@ -190,6 +190,13 @@ static int playout(const es_game *g, const es_mcts_config *cfg, void *s, es_rng 
 
 int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config *cfg, es_move *moves,
             int64_t *visits, double *values, int cap, es_search_stats *stats) {
+    es_stop stop = es_stop_begin();
+    return es_mcts_watched(g, root, player, cfg, &stop, moves, visits, values, cap, stats);
+}
+
+int es_mcts_watched(const es_game *g, const void *root, int player, const es_mcts_config *cfg,
+                    const es_stop *stop, es_move *moves, int64_t *visits, double *values, int cap,
+                    es_search_stats *stats) {
     const es_game_def *d = g->def;
     int np = g->players;
     if (!cfg || player < 0 || player >= np || np > ES_SEARCH_MAX_PLAYERS || d->state_size > ES_MAX_STATE_BYTES)
@@ -222,12 +229,11 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
     double start = es_now_seconds(), elapsed = 0;
     double c = cfg->exploration;
     int64_t it = 0;
-    es_stop stop = es_stop_begin();
     int interrupted = 0;
 
     for (;; it++) {
         if (cfg->iterations > 0 && it >= cfg->iterations) break;
-        if ((interrupted = es_stop_requested(&stop))) break;
+        if ((interrupted = es_stop_requested(stop))) break;
         if (cfg->seconds > 0 && (it & 31) == 0 && (elapsed = es_now_seconds() - start) >= cfg->seconds) break;
         uint32_t stamp = (uint32_t)(it + 1);
         memcpy(s, root, d->state_size);

@@ -36,7 +36,7 @@ _flag.__name__ = "a flag (0/1)"
 
 #: name -> (factory, {parameter: type})
 _SEARCH = {"iterations": int, "seconds": float, "c": float, "seed": int, "max_nodes": int,
-           "depth": int, "rollout": str, "scale": float}
+           "depth": int, "rollout": str, "scale": float, "worlds": int, "threads": int}
 
 REGISTRY: dict[str, tuple[Callable[..., Agent], dict[str, type]]] = {
     "random": (RandomAgent, {"seed": int}),
