@@ -131,3 +131,21 @@ def test_bad_worlds_and_threads_are_refused(kwargs, message):
 def test_bad_agent_specs_are_refused(spec, message):
     with pytest.raises(ValueError, match=message):
         agents.make(spec)
+
+
+def test_expectimax_over_worlds_plays_a_legal_move_from_what_it_sees():
+    """expectimax:worlds=k averages k determinizations; like mcts it must not depend on the
+    true hidden cards: the same move from two states the player cannot tell apart."""
+    s = _midgame("oh_my_goods", 2, seed=8)
+    p = s.current_player
+    other = s.determinize(p, 99)
+    a = agents.make("expectimax:depth=2:nodes=20000:worlds=3:seed=4")
+    b = agents.make("expectimax:depth=2:nodes=20000:worlds=3:seed=4")
+    move = a.choose(s, p)
+    assert move in s.legal_moves() and move == b.choose(other, p)
+    assert a.last_stats["worlds"] == 3
+
+
+def test_expectimax_worlds_are_range_checked():
+    with pytest.raises(ValueError, match="worlds"):
+        agents.make("expectimax:worlds=0")

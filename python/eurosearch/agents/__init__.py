@@ -44,7 +44,8 @@ REGISTRY: dict[str, tuple[Callable[..., Agent], dict[str, type]]] = {
     "mcts": (MCTSAgent, _SEARCH),
     "ismcts": (ismcts, _SEARCH),
     "expectimax": (ExpectimaxAgent, {"depth": int, "nodes": int, "seconds": float, "paranoid": _flag,
-                                     "objective": str, "scale": float, "table_mb": int, "seed": int}),
+                                     "objective": str, "scale": float, "table_mb": int, "seed": int,
+                                     "worlds": int}),
 }
 
 
