@@ -149,3 +149,24 @@ def test_expectimax_over_worlds_plays_a_legal_move_from_what_it_sees():
 def test_expectimax_worlds_are_range_checked():
     with pytest.raises(ValueError, match="worlds"):
         agents.make("expectimax:worlds=0")
+
+
+@pytest.mark.parametrize("game", es.games())
+def test_the_default_ai_plays_every_game_with_its_own_configuration(game):
+    s = _midgame(game, None, seed=2)
+    ai = agents.make("ai:iterations=200:threads=2:seed=1")
+    move = ai.choose(s, s.current_player)
+    assert move in s.legal_moves()
+    inner = ai.agent_for(game)
+    assert inner.worlds == 2 and inner.threads == 2 and inner.iterations == 200
+    assert ai.last_stats["iterations"] == 200
+    # a fixed iteration budget is reproducible, whatever the thread count
+    again = agents.make("ai:iterations=200:threads=2:seed=1").choose(s, s.current_player)
+    assert again == move
+
+
+def test_a_hint_from_the_default_ai_lists_searched_moves():
+    from eurosearch.play.session import analyse
+    s = _midgame("vienna", 3, seed=5)
+    a = analyse(s, s.current_player, "ai:iterations=300:threads=2", seed=3, information_sets=True)
+    assert a.top and sum(t["visits"] for t in a.top) <= 300 and a.move in s.legal_moves()

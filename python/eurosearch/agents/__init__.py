@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Protocol
 
+from .ai import AIAgent
 from .base import AgentBase
 from .expectimax import ExpectimaxAgent
 from .heuristic import HeuristicAgent
@@ -39,6 +40,7 @@ _SEARCH = {"iterations": int, "seconds": float, "c": float, "seed": int, "max_no
            "depth": int, "rollout": str, "scale": float, "worlds": int, "threads": int}
 
 REGISTRY: dict[str, tuple[Callable[..., Agent], dict[str, type]]] = {
+    "ai": (AIAgent, {"seconds": float, "iterations": int, "threads": int, "seed": int}),
     "random": (RandomAgent, {"seed": int}),
     "heuristic": (HeuristicAgent, {"seed": int}),
     "mcts": (MCTSAgent, _SEARCH),
@@ -81,4 +83,4 @@ def make(spec: str, **defaults: Any) -> Agent:
     return agent
 
 
-__all__ = ["Agent", "AgentBase", "ExpectimaxAgent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "REGISTRY", "ismcts", "make", "parse_spec"]
+__all__ = ["AIAgent", "Agent", "AgentBase", "ExpectimaxAgent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "REGISTRY", "ismcts", "make", "parse_spec"]

@@ -78,24 +78,30 @@ class MCTSAgent(AgentBase):
         self.rng = random.Random(seed)
         self.last_stats: dict[str, Any] = {}
 
+    def search(self, state: Any, player: int, seed: int, information_sets: bool | None = None,
+               started: float | None = None) -> tuple[list[int], list[int], list[float], dict[str, Any]]:
+        """This agent's search of `state` for `player`, from `player`'s information only:
+        (root moves, their visits, their mean returns for `player`, stats). `information_sets`
+        overrides the agent's mode; `started` is when the move's clock started (default now)."""
+        started = time.monotonic() if started is None else started
+        ism = self.information_sets if information_sets is None else information_sets
+        seconds = 0.0
+        if self.seconds > 0:   # what Python has spent on this move already comes off the budget
+            seconds = max(self.seconds - (time.monotonic() - started) - PYTHON_RESERVE, MIN_SEARCH_SECONDS)
+        search = dict(iterations=self.iterations, seconds=seconds, exploration=self.c, information_sets=ism,
+                      max_nodes=self.max_nodes, seed=seed, rollout_depth=self.depth,
+                      rollout_policy=ROLLOUTS[self.rollout], eval_scale=self.scale)
+        if self.worlds == 1:
+            root = state if ism else state.determinize(player, seed)
+            return root.mcts(player, **search)
+        return state.mcts(player, worlds=self.worlds, threads=self.threads, **search)
+
     def choose(self, state: Any, player: int) -> int:
         started = time.monotonic()
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        seed = self.rng.getrandbits(63)
-        seconds = 0.0
-        if self.seconds > 0:   # what Python has spent on this move already comes off the budget
-            seconds = max(self.seconds - (time.monotonic() - started) - PYTHON_RESERVE, MIN_SEARCH_SECONDS)
-        search = dict(iterations=self.iterations, seconds=seconds, exploration=self.c,
-                      information_sets=self.information_sets, max_nodes=self.max_nodes, seed=seed,
-                      rollout_depth=self.depth, rollout_policy=ROLLOUTS[self.rollout], eval_scale=self.scale)
-        if self.worlds == 1:
-            root = state if self.information_sets else state.determinize(player, seed)
-            found, visits, values, stats = root.mcts(player, **search)
-        else:
-            found, visits, values, stats = state.mcts(player, worlds=self.worlds, threads=self.threads, **search)
-        self.last_stats = stats
+        found, visits, values, self.last_stats = self.search(state, player, self.rng.getrandbits(63), started=started)
         if not found:
             return moves[self.rng.randrange(len(moves))]
         best = max(range(len(found)), key=lambda i: (visits[i], values[i]))
