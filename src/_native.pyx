@@ -8,6 +8,7 @@ public API (``eurosearch.game``) builds a Game from the game's validated data ta
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memcmp
+cimport cython
 
 import _signal   # signal's C half: signal.getsignal builds an enum per call (5 us)
 import copy
@@ -157,6 +158,8 @@ cdef class Game:
 
     cdef es_game *g
     cdef es_move *moves
+    cdef void *moves_of        # the State whose legal moves `moves` holds (NULL: none); see State.apply
+    cdef int n_moves_of
     cdef es_move *outcomes
     cdef double *probs
     cdef readonly str name
@@ -433,14 +436,33 @@ def _rebuild_state(Game game, bytes data):
     return game.state_from_bytes(data)
 
 
+@cython.freelist(64)
 cdef class State:
-    """One game state: a fixed-size blob owned by this object (clone = memcpy)."""
+    """One game state: a fixed-size blob owned by this object (clone = memcpy).
+
+    apply() checks a move against the legal moves; in the usual loop (legal_moves, then
+    apply one of them; sample_chance, then apply its outcome) the check reuses the list just
+    made, or the outcome just sampled, instead of making it again. Any change of the state
+    forgets both (_changed)."""
 
     cdef readonly Game game
     cdef uint8_t *buf
+    cdef es_move sampled       # the outcome sample_chance drew at this state ...
+    cdef bint sampled_known    # ... while the state is unchanged
 
     def __dealloc__(self):
+        if self.game is not None and self.game.moves_of == <void *>self:
+            self.game.moves_of = NULL
         free(self.buf)
+
+    cdef inline void _changed(self):
+        self.sampled_known = False
+        if self.game.moves_of == <void *>self:
+            self.game.moves_of = NULL
+
+    cdef inline void _moves_listed(self, int n):
+        self.game.moves_of = <void *>self
+        self.game.n_moves_of = n
 
     @property
     def current_player(self) -> int:
@@ -456,6 +478,7 @@ cdef class State:
     def legal_moves(self) -> list:
         """Legal moves at a decision node (empty at chance and terminal nodes)."""
         cdef int n = es_legal_moves(self.game.g, self.buf, self.game.moves)
+        self._moves_listed(n)
         return [self.game.moves[i] for i in range(n)]
 
     def random_move(self, seed) -> int:
@@ -479,11 +502,26 @@ cdef class State:
 
     def apply(self, move) -> None:
         """Apply a legal move or chance outcome; IllegalMoveError (state unchanged) otherwise."""
+        cdef es_move m
+        cdef int i
         if isinstance(move, bool) or not isinstance(move, int):
             raise TypeError(f"a move is an int, got {type(move).__name__}")
-        if not -2147483648 <= move <= 2147483647 or \
-                es_apply(self.game.g, self.buf, <es_move>move) != ES_OK:
+        if not -2147483648 <= move <= 2147483647:
             raise IllegalMoveError(self._illegal_message(move))
+        m = <es_move>move
+        if self.sampled_known and m == self.sampled:       # sample_chance drew it here
+            es_apply_unchecked(self.game.g, self.buf, m)
+            self._changed()
+            return
+        if self.game.moves_of == <void *>self:              # legal_moves listed this state
+            for i in range(self.game.n_moves_of):
+                if self.game.moves[i] == m:
+                    es_apply_unchecked(self.game.g, self.buf, m)
+                    self._changed()
+                    return
+        if es_apply(self.game.g, self.buf, m) != ES_OK:
+            raise IllegalMoveError(self._illegal_message(move))
+        self._changed()
 
     def _illegal_message(self, move) -> str:
         cp = self.current_player
@@ -498,7 +536,9 @@ cdef class State:
         if es_current_player(self.game.g, self.buf) != ES_CHANCE:
             raise ValueError("sample_chance: not a chance node")
         es_rng_seed(&rng, _seed64(seed))
-        return es_sample_chance(self.game.g, self.buf, &rng)
+        self.sampled = es_sample_chance(self.game.g, self.buf, &rng)
+        self.sampled_known = True
+        return self.sampled
 
     def clone(self) -> State:
         cdef State s = self.game._blank()
@@ -562,6 +602,7 @@ cdef class State:
             return False
         m = <es_move>move
         n = es_legal_moves(self.game.g, self.buf, self.game.moves)
+        self._moves_listed(n)
         for i in range(n):
             if self.game.moves[i] == m:
                 return True
@@ -675,6 +716,7 @@ cdef class State:
     # --- fast paths for search code (no checks: the move must be legal) ---
     def apply_unchecked(self, int move) -> None:
         es_apply_unchecked(self.game.g, self.buf, move)
+        self._changed()
 
     def evaluate(self) -> list:
         """The game's static estimate of each player's final score (higher is better)."""
@@ -791,6 +833,7 @@ cdef class State:
         es_rng_seed(&rng, _seed64(seed))
         cdef bint watched = _catch_ctrl_c()
         rc = es_random_playout_from(self.game.g, self.buf, &rng, &dec, &ch)   # GIL held: s is written
+        self._changed()
         _release_ctrl_c(watched, rc)
         if rc != ES_OK:
             raise RuntimeError("random playout exceeded the step limit")
