@@ -777,7 +777,8 @@ cdef class State:
         if n < 0:
             raise ValueError(f"mcts: player {player} is not to move here" if n == ES_ERR_PHASE else f"mcts failed ({n})")
         return (moves[:n].tolist(), visits[:n].tolist(), values[:n].tolist(),
-                {"iterations": st.iterations, "nodes": st.nodes, "seconds": st.seconds})
+                {"iterations": st.iterations, "nodes": st.nodes, "seconds": st.seconds,
+                 "bytes": st.bytes})
 
     def expectimax(self, depth=0, bint iterative=False, seconds=0.0, max_nodes=0, table_bytes=0,
                    str objective="win", bint paranoid=False, bint pruning=True, bint all_values=True,

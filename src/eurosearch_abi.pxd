@@ -94,6 +94,7 @@ cdef extern from "eurosearch.h" nogil:
         int64_t iterations
         int64_t nodes
         double seconds
+        int64_t bytes
     ctypedef struct es_expectimax_config:
         int depth
         int iterative

@@ -170,3 +170,17 @@ def test_a_hint_from_the_default_ai_lists_searched_moves():
     s = _midgame("vienna", 3, seed=5)
     a = analyse(s, s.current_player, "ai:iterations=300:threads=2", seed=3, information_sets=True)
     assert a.top and sum(t["visits"] for t in a.top) <= 300 and a.move in s.legal_moves()
+
+
+@pytest.mark.parametrize("worlds", [0, 3])
+def test_max_nodes_bounds_the_trees_memory_and_the_search_reports_it(worlds):
+    """A node is 64 bytes and the edge index at most 4 int32 slots per node, so a tree of at
+    most max_nodes nodes stays within max_nodes x 80 bytes plus the first allocation
+    (1024 nodes, 4096 slots); the stats report the bytes."""
+    s = _midgame("vienna", 3, seed=3)
+    small = s.mcts(s.current_player, iterations=20000, max_nodes=5000, worlds=worlds, threads=2, seed=1)[3]
+    trees = max(worlds, 1)
+    assert small["nodes"] <= 5000 * trees
+    assert 0 < small["bytes"] <= trees * (5000 * 80 + 1024 * 64 + 4096 * 4)
+    big = s.mcts(s.current_player, iterations=20000, worlds=worlds, threads=2, seed=1)[3]
+    assert big["nodes"] > small["nodes"] and big["bytes"] > small["bytes"]

@@ -71,7 +71,7 @@ static int grow_index(tree *t) {
 static int32_t add_node(tree *t, int32_t parent, es_move key) {
     if (t->n >= t->limit) return -1;
     if (t->n == t->cap) {
-        int64_t cap = t->cap * 2;
+        int64_t cap = t->cap * 2 < t->limit ? t->cap * 2 : t->limit;   /* max_nodes bounds the memory */
         mnode *grown = (mnode *)realloc(t->nodes, (size_t)cap * sizeof(mnode));
         if (!grown) return -1;
         t->nodes = grown;
@@ -325,6 +325,7 @@ int es_mcts_watched(const es_game *g, const void *root, int player, const es_mct
         stats->iterations = it;
         stats->nodes = t.n;
         stats->seconds = es_now_seconds() - start;
+        stats->bytes = t.cap * (int64_t)sizeof(mnode) + t.index_cap * (int64_t)sizeof(int32_t);
     }
     int count = 0;
     for (int32_t ch = t.nodes[0].child; ch >= 0 && count < cap; ch = t.nodes[ch].sibling) {

@@ -155,12 +155,13 @@ int es_mcts_ensemble(const es_game *g, const void *s, int player, const es_mcts_
     }
 
     int status = 0, n_all = 0;
-    es_search_stats total = {0, 0, 0};
+    es_search_stats total = {0, 0, 0, 0};
     for (int i = 0; i < worlds; i++) {
         if (out[i].status == ES_ERR_INTERRUPTED) status = ES_ERR_INTERRUPTED;
         else if (out[i].status < 0 && status == 0) status = out[i].status;
         total.iterations += out[i].stats.iterations;
         total.nodes += out[i].stats.nodes;
+        total.bytes += out[i].stats.bytes;   /* worlds on one thread run one after another: an upper bound */
         for (int k = 0; k < out[i].count; k++) {
             root_entry *e = &all[n_all++];
             e->move = out[i].moves[k];

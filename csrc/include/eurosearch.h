@@ -26,7 +26,7 @@ extern "C" {
                               4: es_game_def.move_kinds (dense action space), es_num_actions,
                                  es_move_to_action, es_action_to_move, es_legal_actions_mask;
                                  es_game_def.observation_layout, es_observation_layout;
-                              5: es_mcts_ensemble (many worlds, many threads) */
+                              5: es_mcts_ensemble (many worlds, many threads), es_search_stats.bytes */
 
 /* current_player() sentinels */
 #define ES_CHANCE (-1)
@@ -291,6 +291,7 @@ typedef struct es_mcts_config {
 typedef struct es_search_stats {
     int64_t iterations, nodes;
     double seconds;
+    int64_t bytes;   /* the search's largest allocation for its trees (nodes and edge index) */
 } es_search_stats;
 
 /* Monte Carlo tree search from s for `player`, who must be to move: UCT with a value per
