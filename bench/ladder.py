@@ -2,10 +2,11 @@
 
     python bench/ladder.py vienna --seconds 0.05 --games 200 --workers 2 --png ladder_vienna.png
 
-One arena (eurosearch.arena: rotating seats, Bradley-Terry ratings on the Elo scale with
-95% bootstrap intervals) holds random, heuristic, mcts at three budgets (seconds / 4,
-seconds, 4 x seconds), ismcts, expectimax and ai at `seconds` per move, all on one thread
-each (the arena's workers use the cores). The ratings are anchored at random = 0. It prints
+Random, heuristic, mcts at three budgets (seconds / 4, seconds, 4 x seconds), ismcts,
+expectimax and ai at `seconds` per move, all on one thread each (the arena's workers use the
+cores), play in every group of seats (every pair in a two-player game) equally often, and
+one Bradley-Terry fit (eurosearch.arena.rate: Elo scale, 95% bootstrap intervals) rates them
+all, anchored at random = 0. It prints
 a Markdown table for docs/strength.md and, with --png (needs matplotlib: pip install
 '.[plot]'), draws Elo against time per move: the three mcts budgets as a line, the other
 searches as points at their budget.
@@ -14,13 +15,14 @@ searches as points at their budget.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 import time
 from typing import Any
 
 import eurosearch as es
-from eurosearch.arena import run_arena
+from eurosearch.arena import GameRecord, rate, run_arena
 
 
 def ladder_specs(seconds: float) -> list[tuple[str, float | None]]:
@@ -39,20 +41,36 @@ def ladder_specs(seconds: float) -> list[tuple[str, float | None]]:
 
 
 def run_ladder(game: str, players: int | None, seconds: float, games: int, workers: int, seed: int) -> dict[str, Any]:
-    """Plays the ladder's arena and returns its rows, anchored at random = 0."""
+    """Plays the ladder and returns its rows, anchored at random = 0.
+
+    Every group of `players` agents (every pair in a two-player game) plays the same number
+    of games, each group in an arena of its own with the seats rotating, so that every agent
+    meets every other; the Bradley-Terry rating is then fitted to all the games at once."""
     specs = ladder_specs(seconds)
+    k = len(specs)
+    n = players or es.game_spec(game).min_players
+    groups = list(itertools.combinations(range(k), n))
+    per_group = max(n, round(games / len(groups) / n) * n)   # whole rotations of the seats
     started = time.monotonic()
-    result = run_arena(game, [s for s, _ in specs], games=games, seed=seed, workers=workers,
-                       players=players or es.game_spec(game).min_players, progress=sys.stderr.isatty())
-    table = result.as_dict()
-    anchor = result.ratings[0][0]
+    records: list[GameRecord] = []
+    sources: Any = None
+    for index, group in enumerate(groups):
+        result = run_arena(game, [specs[a][0] for a in group], games=per_group, seed=seed + index,
+                           workers=workers, players=n, progress=False)
+        sources = result.data_sources
+        for r in result.records:
+            records.append(GameRecord(seats=[group[a] for a in r.seats], returns=r.returns, scores=r.scores))
+        print(f"group {index + 1}/{len(groups)} done", file=sys.stderr)
+    ratings = rate(records, k)
+    anchor = ratings[0][0]
     rows = []
-    for (spec, budget), agent, (rating, lo, hi) in zip(specs, table["agents"], result.ratings):
-        rows.append({"agent": spec, "seconds": budget, "games": agent["games"], "win_rate": agent["win_rate"],
+    for a, ((spec, budget), (rating, lo, hi)) in enumerate(zip(specs, ratings)):
+        mine = [r.returns[s] for r in records for s, x in enumerate(r.seats) if x == a]
+        rows.append({"agent": spec, "seconds": budget, "games": len(mine),
+                     "win_rate": sum(mine) / len(mine) if mine else 0.0,
                      "elo": rating - anchor, "elo_ci95": [lo - anchor, hi - anchor]})
-    return {"game": game, "players": result.players, "seconds": seconds, "games": len(result.records),
-            "seed": seed, "wall_seconds": round(time.monotonic() - started, 1),
-            "data_sources": table.get("data_sources"), "rows": rows}
+    return {"game": game, "players": n, "seconds": seconds, "games": len(records), "seed": seed,
+            "wall_seconds": round(time.monotonic() - started, 1), "data_sources": sources, "rows": rows}
 
 
 def markdown(ladder: dict[str, Any]) -> str:
