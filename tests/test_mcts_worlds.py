@@ -89,7 +89,8 @@ def test_the_search_depends_only_on_what_the_searcher_sees(game):
 def test_a_time_budget_is_honoured_by_the_agent():
     """seconds= covers the whole move, Python included, with or without threads."""
     s = _midgame("vienna", 3, seed=1)
-    for spec in ("mcts:seconds=0.3", "mcts:seconds=0.3:worlds=4:threads=2", "ismcts:seconds=0.3:worlds=2"):
+    for spec in ("mcts:seconds=0.3", "mcts:seconds=0.3:worlds=4:threads=2", "ismcts:seconds=0.3:worlds=2",
+                 "expectimax:seconds=0.3:nodes=0:worlds=3", "ai:seconds=0.3"):
         agent = agents.make(spec)
         start = time.monotonic()
         agent.choose(s, s.current_player)
