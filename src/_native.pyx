@@ -612,6 +612,18 @@ cdef class State:
                 return True
         return False
 
+    def move_view(self, move, viewer) -> int:
+        """What `viewer` sees of `move` (a legal move or chance outcome here): the move itself
+        when viewer can tell it from the others, else the id shared by every move viewer
+        cannot tell it from (an opponent's face-down card, a card drawn into another hand).
+        IllegalMoveError for a move that is not legal here."""
+        cdef int p = self._player(viewer)
+        if isinstance(move, bool) or not isinstance(move, int):
+            raise TypeError(f"a move is an int, got {type(move).__name__}")
+        if not self._can_apply(move):
+            raise IllegalMoveError(self._illegal_message(move))
+        return es_move_view(self.game.g, self.buf, <es_move>move, p)
+
     def str_to_move(self, text) -> int:
         """The legal move (or chance outcome) written as `text`; IllegalMoveError if none."""
         cdef es_move m = 0

@@ -57,6 +57,7 @@ cdef extern from "eurosearch.h" nogil:
     int es_render(const es_game *g, const void *s, char *buf, size_t cap)
     int es_redact(const es_game *g, const void *s, int viewer, void *out)
     int es_render_view(const es_game *g, const void *s, int viewer, char *buf, size_t cap)
+    es_move es_move_view(const es_game *g, const void *s, es_move m, int viewer)
     int es_has_hidden_information(const es_game *g)
     int64_t es_num_actions(const es_game *g)
     int64_t es_move_to_action(const es_game *g, es_move m)

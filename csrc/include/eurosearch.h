@@ -26,7 +26,8 @@ extern "C" {
                               4: es_game_def.move_kinds (dense action space), es_num_actions,
                                  es_move_to_action, es_action_to_move, es_legal_actions_mask;
                                  es_game_def.observation_layout, es_observation_layout;
-                              5: es_mcts_ensemble (many worlds, many threads), es_search_stats.bytes */
+                              5: es_mcts_ensemble (many worlds, many threads), es_search_stats.bytes,
+                                 es_move_view */
 
 /* current_player() sentinels */
 #define ES_CHANCE (-1)
@@ -212,6 +213,10 @@ int es_redact(const es_game *g, const void *s, int viewer, void *out);
 int es_render_view(const es_game *g, const void *s, int viewer, char *buf, size_t cap);
 /* 1 if players of this game can hold information others cannot see (the game redacts), else 0. */
 int es_has_hidden_information(const es_game *g);
+/* What `viewer` sees of move m made in s (es_game_def.move_view): m itself when viewer can
+ * tell it from the other choices, else the id all the moves viewer cannot tell apart share.
+ * m for a game without the hook; s must be a state where m is legal. */
+es_move es_move_view(const es_game *g, const void *s, es_move m, int viewer);
 
 /* ---- serialization ---- */
 /* Bytes needed by es_encode. */
