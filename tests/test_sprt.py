@@ -196,6 +196,7 @@ def test_three_seats_with_a_filler_decide_and_report_the_filler(capsys):
                  "--sprt", "elo0=0,elo1=50", "--games", "200", "--json", "--no-progress"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["players"] == 3 and d["fillers"] == ["random"] and d["sprt"]["decision"] == "H1"
+    assert d["data_status"] == "provisional"
     assert main(["arena", "vienna", "--players", "3", "--agents", "heuristic,random", "--sprt", "elo0=0,elo1=50"]) == 2
     assert "give --filler SPEC" in capsys.readouterr().err
     assert main(["arena", "vienna", "--agents", "heuristic,random,random", "--filler", "random", "--games", "2"]) == 2
@@ -208,7 +209,8 @@ def test_json_and_text_output(capsys):
     assert main(args + ["--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert set(d) == {"game", "players", "seed", "games", "pairs", "max_games", "interrupted", "agents", "fillers",
-                      "sprt"}
+                      "sprt", "data_status"}
+    assert d["data_status"] == "published"
     assert set(d["sprt"]) == {"elo0", "elo1", "alpha", "beta", "elo_model", "statistic", "llr", "lower", "upper",
                               "decision", "pentanomial", "trinomial", "score", "elo", "elo_ci95"}
     t = d["sprt"]
@@ -272,4 +274,9 @@ def test_format_sprt_names_the_decision():
         r.add_pair(GameRecord([1, 0], [1.0, 0.0], [2, 1]), GameRecord([0, 1], [0.0, 1.0], [1, 2]))
     text = format_sprt(r)
     assert "no decision within 10 games" in text and "Elo -inf (95% interval -inf to " in text
+    assert "component data" not in text          # no data sources given: nothing to label
+    empty = format_sprt(SprtResult("vienna", 3, ["a", "b", "c"], st, 10, 0, data_sources={"status": "provisional",
+                                                                                          "file": "v.toml"}))
+    assert "Elo n/a (95% interval -inf to +inf), no complete pair" in empty
+    assert "component data: provisional (v.toml); results on it are provisional" in empty
     assert "pairs by mcts's points in the pair: 0: 3, 0.5: 0, 1: 0, 1.5: 0, 2: 0; games lost/tied/won: 6/0/0" in text

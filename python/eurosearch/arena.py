@@ -68,7 +68,7 @@ class ArenaResult:
                 "rating": rating, "rating_ci95": [rlo, rhi],
             })
         return {"game": self.game, "games": len(self.records), "players": self.players,
-                "interrupted": self.interrupted, "agents": out}
+                "interrupted": self.interrupted, "data_status": self.data_sources.get("status", ""), "agents": out}
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -82,6 +82,17 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def ahead(returns: Sequence[float], scores: Sequence[float], i: int, j: int) -> float:
+    """Seat i's result against seat j at one table: 1 if it finished ahead (a larger share of
+    the win, or the same share and more points), 1/2 if level on both, else 0. The rule of
+    the ratings (`pairwise`) and of the SPRT."""
+    if returns[i] != returns[j]:
+        return 1.0 if returns[i] > returns[j] else 0.0
+    if scores[i] != scores[j]:
+        return 1.0 if scores[i] > scores[j] else 0.0
+    return 0.5
+
+
 def pairwise(records: Sequence[GameRecord], k: int) -> list[list[float]]:
     """wins[a][b]: how often agent a finished ahead of agent b at one table (ties count half)."""
     wins = [[0.0] * k for _ in range(k)]
@@ -90,10 +101,7 @@ def pairwise(records: Sequence[GameRecord], k: int) -> list[list[float]]:
             for j, b in enumerate(r.seats):
                 if a == b or i == j:
                     continue
-                if r.returns[i] > r.returns[j] or (r.returns[i] == r.returns[j] and r.scores[i] > r.scores[j]):
-                    wins[a][b] += 1
-                elif r.returns[i] == r.returns[j] and r.scores[i] == r.scores[j]:
-                    wins[a][b] += 0.5
+                wins[a][b] += ahead(r.returns, r.scores, i, j)
     return wins
 
 
@@ -220,6 +228,14 @@ def run_arena(game_name: str, specs: Sequence[str], games: int, seed: int = 0, w
     return result
 
 
+def data_note(sources: dict[str, Any]) -> list[str]:
+    """A note under a result table when the game's component data is not all published."""
+    status = sources.get("status", "published")
+    if status in ("published", ""):
+        return []
+    return [f"component data: {status} ({sources.get('file', '')}); results on it are provisional"]
+
+
 def format_arena(r: ArenaResult, terminal: bool = False) -> str:
     """The table printed by ``eurosearch arena`` (styled by rich when `terminal`)."""
     d = r.as_dict()
@@ -232,7 +248,7 @@ def format_arena(r: ArenaResult, terminal: bool = False) -> str:
     return render([("agent", "left"), ("games", "right"), ("win %", "right"), ("95% interval", "right"),
                    ("mean score", "right"), ("rating", "right"), ("95% interval", "right")], rows,
                   title=f"{r.game}, {r.players} players, {d['games']} games (agents rotate through the seats)"
-                  + INTERRUPTED_NOTE * r.interrupted, terminal=terminal)
+                  + INTERRUPTED_NOTE * r.interrupted, notes=data_note(r.data_sources), terminal=terminal)
 
 
 # --- SPRT: two agents, games in pairs, stop when the test decides (eurosearch arena --sprt) ---
@@ -251,17 +267,6 @@ def sprt_seating(index: int, players: int) -> list[int]:
     seats[first], seats[(first + 1) % players] = (1, 0) if second else (0, 1)
     fillers = iter(range(2, players))
     return [a if a >= 0 else next(fillers) for a in seats]
-
-
-def ahead(returns: Sequence[float], scores: Sequence[float], i: int, j: int) -> float:
-    """Seat i's result against seat j at one table: 1 if it finished ahead (a larger share of
-    the win, or the same share and more points), 1/2 if level on both, else 0 -- the rule of
-    `pairwise`."""
-    if returns[i] != returns[j]:
-        return 1.0 if returns[i] > returns[j] else 0.0
-    if scores[i] != scores[j]:
-        return 1.0 if scores[i] > scores[j] else 0.0
-    return 0.5
 
 
 @dataclass
@@ -307,7 +312,7 @@ class SprtResult:
     def as_dict(self) -> dict[str, Any]:
         st = self.settings
         score, elo, lo, hi = sprt_stats.elo_estimate(self.counts, st.outcomes)
-        finite = lambda x: x if math.isfinite(x) else None   # noqa: E731 -- JSON has no infinity
+        finite = lambda x: x if math.isfinite(x) else None   # noqa: E731 -- JSON has no infinity, no NaN
         agents = []
         for a, spec in enumerate(self.specs[:2]):
             played = [(r.returns[s], r.scores[s]) for r in self.records for s, x in enumerate(r.seats) if x == a]
@@ -316,13 +321,14 @@ class SprtResult:
                            "mean_score": sum(sc for _, sc in played) / len(played) if played else 0.0})
         return {
             "game": self.game, "players": self.players, "seed": self.seed, "games": len(self.records),
+            "data_status": self.data_sources.get("status", ""),
             "pairs": len(self.records) // 2, "max_games": self.max_games, "interrupted": self.interrupted,
             "agents": agents, "fillers": self.specs[2:],
             "sprt": {"elo0": st.elo0, "elo1": st.elo1, "alpha": st.alpha, "beta": st.beta,
                      "elo_model": "logistic", "statistic": st.statistic,
                      "llr": self.llr, "lower": st.lower, "upper": st.upper, "decision": self.decision,
                      "pentanomial": list(self.pentanomial), "trinomial": list(self.trinomial),
-                     "score": score, "elo": finite(elo), "elo_ci95": [finite(lo), finite(hi)]},
+                     "score": finite(score), "elo": finite(elo), "elo_ci95": [finite(lo), finite(hi)]},
         }
 
 
@@ -397,6 +403,8 @@ def run_sprt(game_name: str, specs: Sequence[str], settings: SprtSettings, max_g
 
 
 def _elo(x: float) -> str:
+    if math.isnan(x):
+        return "n/a"
     return f"{x:+.1f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
 
 
@@ -421,8 +429,9 @@ def format_sprt(r: SprtResult, terminal: bool = False) -> str:
     pairs = ", ".join(f"{k / 2:g}: {c}" for k, c in enumerate(t["pentanomial"]))
     notes = [f"SPRT {r.settings.describe()} (logistic Elo, {t['statistic']}): {state}",
              f"LLR {t['llr']:+.3f}, bounds [{t['lower']:+.3f}, {t['upper']:+.3f}]",
-             f"Elo {_elo(elo)} (95% interval {_elo(lo)} to {_elo(hi)}), score {100 * t['score']:.1f}%",
+             f"Elo {_elo(elo)} (95% interval {_elo(lo)} to {_elo(hi)})"
+             + (f", score {100 * t['score']:.1f}%" if t["score"] is not None else ", no complete pair"),
              f"pairs by {a['name']}'s points in the pair: {pairs}; games lost/tied/won: "
-             + "/".join(str(x) for x in t["trinomial"])]
+             + "/".join(str(x) for x in t["trinomial"])] + data_note(r.data_sources)
     return render([("agent", "left"), ("games", "right"), ("wins", "right"), ("mean score", "right")], rows,
                   title=title, notes=notes, terminal=terminal)

@@ -179,10 +179,11 @@ def elo_estimate(counts: Sequence[float], outcomes: Sequence[float] = PENTANOMIA
     """(mean score, Elo, lower, upper): the Elo of the mean outcome and its 95% empirical
     likelihood interval -- the means s whose best distribution is not rejected by the same
     likelihood ratio at 95% (2 n (log L(best) - log L(best with mean s)) <= chi2). Unlike a
-    normal interval it is sensible at the edges: all pairs won gives a finite lower bound."""
+    normal interval it is sensible at the edges: all pairs won gives a finite lower bound.
+    With no observation yet, the mean and the Elo are NaN."""
     n = float(sum(counts))
     if n == 0:
-        return 0.5, 0.0, -math.inf, math.inf
+        return math.nan, math.nan, -math.inf, math.inf
     mean = sum(c * a for c, a in zip(counts, outcomes)) / n
     p = [c / n for c in counts]
     a_min, a_max = min(outcomes), max(outcomes)
