@@ -157,7 +157,10 @@ def seating(index: int, k: int, players: int) -> list[int]:
     return [(index + j) % k for j in range(players)]
 
 
-def _play_one(job: tuple) -> tuple[int, list[float], list[float]]:
+Played = tuple[int, list[float], list[float]]    # a game's index, returns and scores
+
+
+def _play_one(job: tuple) -> Played:
     """(index, returns, scores) of one arena game (run in a worker process or in this one).
 
     The job names the spec and the agent seed of every seat and the seed of the chance
@@ -181,7 +184,7 @@ def _rotation_job(game_name: str, players: int, specs: Sequence[str], data: Any,
 
 
 @contextmanager
-def _games_played(workers: int) -> Iterator[Callable[[Iterable[tuple]], Iterator[tuple[int, list[float], list[float]]]]]:
+def _games_played(workers: int) -> Iterator[Callable[[Iterable[tuple]], Iterator[Played]]]:
     """A function playing arena jobs: here, or on `workers` processes that stop with the block."""
     if workers == 1:
         yield lambda jobs: map(_play_one, jobs)
@@ -417,9 +420,11 @@ def format_sprt(r: SprtResult, terminal: bool = False) -> str:
     if d["interrupted"]:
         state = "interrupted: the pairs finished before Ctrl-C; no decision"
     elif t["decision"] == "H1":
-        state = f"H1 accepted: {a['name']} is at least {t['elo1']:g} Elo stronger than {b['name']} (rather than at most {t['elo0']:g})"
+        state = (f"H1 accepted: {a['name']} is at least {t['elo1']:g} Elo stronger than {b['name']} "
+                 f"(rather than at most {t['elo0']:g})")
     elif t["decision"] == "H0":
-        state = f"H0 accepted: {a['name']} is at most {t['elo0']:g} Elo stronger than {b['name']} (rather than at least {t['elo1']:g})"
+        state = (f"H0 accepted: {a['name']} is at most {t['elo0']:g} Elo stronger than {b['name']} "
+                 f"(rather than at least {t['elo1']:g})")
     else:
         state = f"no decision within {d['max_games']} games"
     seats = f", fillers {', '.join(d['fillers'])}" if d["fillers"] else ""

@@ -137,6 +137,8 @@ def format_table(r: MatchResult, terminal: bool = False) -> str:
              f"{s.decisions / n:.1f}"] for s in r.seats]
     return render([("seat", "right"), ("agent", "left"), ("wins", "right"), ("win %", "right"),
                    ("mean score", "right"), ("decisions/game", "right")], rows,
-                  title=f"{r.game}, {r.players} players, {r.games} games, seed {r.seed}" + INTERRUPTED_NOTE * r.interrupted,
-                  notes=[f"game length: {r.decisions / n:.1f} decisions and {r.chance_events / n:.1f} chance events per game"],
+                  title=f"{r.game}, {r.players} players, {r.games} games, seed {r.seed}"
+                  + INTERRUPTED_NOTE * r.interrupted,
+                  notes=[f"game length: {r.decisions / n:.1f} decisions and {r.chance_events / n:.1f} "
+                         "chance events per game"],
                   terminal=terminal)

@@ -57,7 +57,8 @@ class Progress:
             console = Console(file=self.stream, force_terminal=True, color_system=None, width=100)
             self._bar = RichProgress(
                 BarColumn(bar_width=30), MofNCompleteColumn(), TextColumn(self.unit),
-                TextColumn("[progress.data.speed]{task.fields[rate]}"), TextColumn("{task.fields[status]}", markup=False),
+                TextColumn("[progress.data.speed]{task.fields[rate]}"),
+                TextColumn("{task.fields[status]}", markup=False),
                 TimeRemainingColumn(), TimeElapsedColumn(),
                 console=console, auto_refresh=False)
             self._bar.start()
