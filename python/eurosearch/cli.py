@@ -246,7 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "test decides (alpha, beta default 0.05; statistic=trinomial counts single games)")
     a.add_argument("--filler", metavar="SPEC[,SPEC...]",
                    help="with --sprt and more than two --players: the agent(s) in the other seats")
-    a.add_argument("--players", type=int, default=None, help="seats per game (default: one per agent)")
+    a.add_argument("--players", type=int, default=None, help="seats per game (default: one per agent; with --sprt 2)")
     a.add_argument("--data", help="the game's component data file (default: the bundled one)")
     a.add_argument("--options", help="rule options as JSON")
     a.add_argument("--json", action="store_true", help="print the result as one JSON object")
