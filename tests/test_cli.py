@@ -73,8 +73,10 @@ def test_progress_bar_draws_only_when_enabled() -> None:
     with Progress(4, "games", stream=loud, enabled=True, min_seconds=0) as bar:
         for _ in range(4):
             bar.update()
+        bar.update(0, status="LLR +1.25 [-2.94, +2.94]")
     out = loud.getvalue()
     assert "4/4 games" in out and "/s" in out   # count and rate, drawn by rich
+    assert "LLR +1.25 [-2.94, +2.94]" in out    # a status text, not read as rich markup
     assert out.replace("\x1b[?25h", "").endswith("\n")   # the line is finished (cursor shown again)
 
 

@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from .api import CHANCE, TERMINAL, game as make_game, game_spec
 from .limits import check_duration
+from .tables import render
 
 
 def _timed(run_batch: Callable[[int], tuple[int, int]], seconds: float) -> dict[str, float]:
@@ -134,17 +135,20 @@ def run_benchmarks(names: list[str], players: int | None = None, seconds: float 
     return {"machine": machine(), "date": time.strftime("%Y-%m-%d"), "repeat": repeat, "results": results}
 
 
-def format_report(report: dict[str, Any]) -> str:
-    lines = [f"machine: {report['machine']}  date: {report['date']}  (one core, random play)",
-             f"{'game':<12} {'players':>7} {'engine':<14} {'games/s':>10} {'decisions/s':>13} {'x reference':>12}"]
+def format_report(report: dict[str, Any], terminal: bool = False) -> str:
+    """The table printed by ``eurosearch bench`` (styled by rich when `terminal`)."""
+    rows, notes = [], []
     for r in report["results"]:
         base = r["reference"]["decisions_per_s"]
         for key in ("native", "python_driven", "reference"):
             m = r[key]
-            lines.append(f"{r['game']:<12} {r['players']:>7} {key:<14} {m['games_per_s']:>10.1f} "
-                         f"{m['decisions_per_s']:>13,.0f} {m['decisions_per_s'] / base:>12.1f}")
-        lines.append(f"{r['game']:<12} {r['players']:>7} determinize: {r['determinize_us']:.2f} us per call")
+            rows.append([r["game"], str(r["players"]), key, f"{m['games_per_s']:.1f}", f"{m['decisions_per_s']:,.0f}",
+                         f"{m['decisions_per_s'] / base:.1f}"])
+        notes.append(f"{r['game']} ({r['players']} players): determinize {r['determinize_us']:.2f} us per call")
         if r.get("runs", 1) > 1:
-            lines.append(f"{r['game']:<12} {r['players']:>7} median of {r['runs']} runs; native/reference per run: "
+            notes.append(f"{r['game']} ({r['players']} players): median of {r['runs']} runs; native/reference per run: "
                          + ", ".join(f"{x:.1f}" for x in r["ratios_native_reference"]))
-    return "\n".join(lines)
+    return render([("game", "left"), ("players", "right"), ("engine", "left"), ("games/s", "right"),
+                   ("decisions/s", "right"), ("x reference", "right")], rows,
+                  title=f"machine: {report['machine']}  date: {report['date']}  (one core, random play)",
+                  notes=notes, terminal=terminal)

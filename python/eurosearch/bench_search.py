@@ -12,6 +12,7 @@ from typing import Any, Callable
 from .api import game as make_game
 from .limits import check_duration
 from .solve.positions import decision_path
+from .tables import render
 
 #: MCTS leaf treatments compared: playouts to the end, 20 random moves then the evaluation,
 #: the evaluation at the leaf (the same `depth` meaning in C and in the reference).
@@ -129,15 +130,18 @@ def bench_search(name: str, players: int | None = None, seconds: float = 2.0, se
             "expectimax": bench_expectimax(g, seconds / 2, seed)}
 
 
-def format_search_report(report: dict[str, Any]) -> str:
-    lines = [f"machine: {report['machine']}  date: {report['date']}  (one core)",
-             f"{'game':<12} {'players':>7} {'MCTS leaf':<14} {'C it/s':>12} {'Python it/s':>12} {'x Python':>9}"]
+def format_search_report(report: dict[str, Any], terminal: bool = False) -> str:
+    """The table printed by ``eurosearch bench --search`` (styled by rich when `terminal`)."""
+    rows, notes = [], []
     for r in report["results"]:
         for kind, m in r["mcts"].items():
-            lines.append(f"{r['game']:<12} {r['players']:>7} {kind:<14} {m['native_per_s']:>12,.0f} "
-                         f"{m['python_per_s']:>12,.0f} {m['ratio']:>9.1f}")
+            rows.append([r["game"], str(r["players"]), kind, f"{m['native_per_s']:,.0f}", f"{m['python_per_s']:,.0f}",
+                         f"{m['ratio']:.1f}"])
         for kind, m in r["expectimax"].items():
-            lines.append(f"{r['game']:<12} {r['players']:>7} expectimax {kind}: {m['nodes_per_s']:,.0f} nodes/s")
-    lines.append("playouts_alone: random playouts from the same positions with no tree (per second), "
+            notes.append(f"{r['game']} ({r['players']} players): expectimax {kind}: {m['nodes_per_s']:,.0f} nodes/s")
+    notes.append("playouts_alone: random playouts from the same positions with no tree (per second), "
                  "the bound of the playout row")
-    return "\n".join(lines)
+    return render([("game", "left"), ("players", "right"), ("MCTS leaf", "left"), ("C it/s", "right"),
+                   ("Python it/s", "right"), ("x Python", "right")], rows,
+                  title=f"machine: {report['machine']}  date: {report['date']}  (one core)", notes=notes,
+                  terminal=terminal)

@@ -12,6 +12,10 @@ from . import __version__
 from .api import games
 
 
+ARENA_GAMES = 100          # eurosearch arena --games default
+SPRT_MAX_GAMES = 10_000    # eurosearch arena --sprt: the default maximum (pairs stop earlier once decided)
+
+
 def provisional_warning(game_name: str, src: dict) -> str | None:
     """One line warning when the game's component data is (partly) provisional."""
     if src["provisional"] == 0:
@@ -48,6 +52,7 @@ def _check_and_warn(game_name: str, specs: list[str], players: int, data: str | 
 
 def cmd_match(args: argparse.Namespace) -> int:
     from .match import Interrupted, format_table, run_match
+    from .tables import stdout_is_terminal
 
     specs = [a.strip() for a in args.agents.split(",") if a.strip()]
     code = 0
@@ -62,36 +67,58 @@ def cmd_match(args: argparse.Namespace) -> int:
         return 2
     except Interrupted as stop:        # Ctrl-C: the games finished so far
         result, code = stop.result, 130
-    print(json.dumps(result.as_dict()) if args.json else format_table(result))
+    print(json.dumps(result.as_dict()) if args.json else format_table(result, terminal=stdout_is_terminal()))
     return code
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    from .arena import format_arena, run_arena
+    from .arena import format_arena, format_sprt, run_arena, run_sprt
     from .match import Interrupted
+    from .sprt import parse_sprt
+    from .tables import stdout_is_terminal
     from .workers import WorkerError
 
     specs = [a.strip() for a in args.agents.split(",") if a.strip()]
+    filler = [f.strip() for f in (args.filler or "").split(",") if f.strip()]
     code = 0
     try:
         options = _options(args.options)
         if args.workers < 1:
             raise ValueError(f"--workers must be at least 1, got {args.workers}")
-        _check_and_warn(args.game, specs, args.players or len(specs), args.data, options)
-        result = run_arena(args.game, specs, args.games, seed=args.seed, workers=args.workers,
-                           players=args.players, data=args.data, options=options,
-                           progress=False if args.no_progress else None, record=args.record)
+        progress = False if args.no_progress else None
+        if args.sprt is not None:
+            settings = parse_sprt(args.sprt)
+            if len(specs) != 2:
+                raise ValueError(f"--sprt compares exactly two agents (--agents A,B), got {len(specs)}; "
+                                 "other seats take --filler agents")
+            games = SPRT_MAX_GAMES if args.games is None else args.games
+            _check_and_warn(args.game, specs + filler, args.players or 2, args.data, options)
+            result = run_sprt(args.game, specs, settings, games, seed=args.seed, workers=args.workers,
+                              players=args.players, filler=filler, data=args.data, options=options,
+                              progress=progress, record=args.record)
+        else:
+            if filler:
+                raise ValueError("--filler goes with --sprt (a rating arena seats every agent given)")
+            _check_and_warn(args.game, specs, args.players or len(specs), args.data, options)
+            result = run_arena(args.game, specs, ARENA_GAMES if args.games is None else args.games, seed=args.seed,
+                               workers=args.workers, players=args.players, data=args.data, options=options,
+                               progress=progress, record=args.record)
     except (ValueError, WorkerError) as exc:
         print(f"eurosearch arena: {exc}", file=sys.stderr)
         return 2
-    except Interrupted as stop:        # Ctrl-C: the games finished so far, rated
+    except Interrupted as stop:        # Ctrl-C: the games finished so far, rated or tested
         result, code = stop.result, 130
-    print(json.dumps(result.as_dict()) if args.json else format_arena(result))
+    if args.json:
+        print(json.dumps(result.as_dict()))
+    else:
+        show = format_sprt if args.sprt is not None else format_arena
+        print(show(result, terminal=stdout_is_terminal()))    # type: ignore[arg-type]
     return code
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import format_report, run_benchmarks
+    from .tables import stdout_is_terminal
 
     names = [args.game] if args.game else games()
     try:
@@ -103,19 +130,20 @@ def cmd_bench(args: argparse.Namespace) -> int:
             report = {"machine": machine(), "date": time.strftime("%Y-%m-%d"),
                       "results": [bench_search(n, players=args.players, seconds=args.seconds, seed=args.seed)
                                   for n in names]}
-            print(json.dumps(report) if args.json else format_search_report(report))
+            print(json.dumps(report) if args.json else format_search_report(report, terminal=stdout_is_terminal()))
             return 0
         report = run_benchmarks(names, players=args.players, seconds=args.seconds, seed=args.seed, repeat=args.repeat)
     except ValueError as exc:
         print(f"eurosearch bench: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps(report) if args.json else format_report(report))
+    print(json.dumps(report) if args.json else format_report(report, terminal=stdout_is_terminal()))
     return 0
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from .api import game
-    from .solve import JobError, SolveSettings, generate_positions, read_positions, run_bulk
+    from .solve import JobError, SolveSettings, format_summary, generate_positions, read_positions, run_bulk
+    from .tables import stdout_is_terminal
 
     def report(msg: str) -> None:
         print(f"eurosearch solve: {msg}", file=sys.stderr)
@@ -144,12 +172,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         report(f"interrupted; the finished results are kept in {args.out}, "
                "rerun the same command to resume")
         return 130
-    if args.json:
-        print(json.dumps(summary.as_dict()))
-    else:
-        print(f"{summary.solved} solved, {summary.unsolved} not solved (limits), {len(summary.failed)} failed, "
-              f"{summary.already_done} already in {summary.out}, {summary.bad_lines} bad input line(s); "
-              f"{summary.seconds:.1f}s")
+    print(json.dumps(summary.as_dict()) if args.json else format_summary(summary, terminal=stdout_is_terminal()))
     return 1 if summary.failed or summary.bad_lines else 0
 
 
@@ -212,10 +235,18 @@ def build_parser() -> argparse.ArgumentParser:
     a = sub.add_parser("arena", help="rate agents over many games in rotating seats, on several processes")
     a.add_argument("game", choices=games())
     a.add_argument("--agents", required=True, help="comma-separated agent specs (e.g. mcts:iterations=2000,heuristic,random)")
-    a.add_argument("--games", type=int, default=100)
+    a.add_argument("--games", type=int, default=None,
+                   help=f"games to play (default {ARENA_GAMES}); with --sprt the most to play, even "
+                        f"(default {SPRT_MAX_GAMES})")
     a.add_argument("--seed", type=int, default=0)
     a.add_argument("--workers", type=int, default=1, help="processes playing games at once")
-    a.add_argument("--players", type=int, default=None, help="seats per game (default: one per agent)")
+    a.add_argument("--sprt", metavar="elo0=E0,elo1=E1[,alpha=A,beta=B]",
+                   help="test whether the first agent is elo1 (H1) or only elo0 (H0) logistic Elo stronger "
+                        "than the second; games in pairs on one seed with the seats swapped, stopping when the "
+                        "test decides (alpha, beta default 0.05; statistic=trinomial counts single games)")
+    a.add_argument("--filler", metavar="SPEC[,SPEC...]",
+                   help="with --sprt and more than two --players: the agent(s) in the other seats")
+    a.add_argument("--players", type=int, default=None, help="seats per game (default: one per agent; with --sprt 2)")
     a.add_argument("--data", help="the game's component data file (default: the bundled one)")
     a.add_argument("--options", help="rule options as JSON")
     a.add_argument("--json", action="store_true", help="print the result as one JSON object")

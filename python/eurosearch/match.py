@@ -11,6 +11,7 @@ from . import agents as agent_registry
 from .api import CHANCE, TERMINAL, Game, game as make_game
 from .play.record import Recorder
 from .progress import Progress
+from .tables import render
 
 
 class Interrupted(KeyboardInterrupt):
@@ -129,18 +130,15 @@ def run_match(
 INTERRUPTED_NOTE = " (interrupted: the games finished before Ctrl-C)"
 
 
-def format_table(r: MatchResult) -> str:
-    """The per-seat table printed by ``eurosearch match``."""
+def format_table(r: MatchResult, terminal: bool = False) -> str:
+    """The per-seat table printed by ``eurosearch match`` (styled by rich when `terminal`)."""
     n = max(r.games, 1)
-    width = max(5, *(len(s.agent) for s in r.seats))
-    lines = [
-        f"{r.game}, {r.players} players, {r.games} games, seed {r.seed}" + INTERRUPTED_NOTE * r.interrupted,
-        f"{'seat':>4}  {'agent':<{width}}  {'wins':>7}  {'win %':>6}  {'mean score':>10}  {'decisions/game':>14}",
-    ]
-    for s in r.seats:
-        lines.append(
-            f"{s.seat:>4}  {s.agent:<{width}}  {s.wins:>7.2f}  {100 * s.win_rate(r.games):>5.1f}%  "
-            f"{s.score_sum / n:>10.2f}  {s.decisions / n:>14.1f}"
-        )
-    lines.append(f"game length: {r.decisions / n:.1f} decisions and {r.chance_events / n:.1f} chance events per game")
-    return "\n".join(lines)
+    rows = [[str(s.seat), s.agent, f"{s.wins:.2f}", f"{100 * s.win_rate(r.games):.1f}%", f"{s.score_sum / n:.2f}",
+             f"{s.decisions / n:.1f}"] for s in r.seats]
+    return render([("seat", "right"), ("agent", "left"), ("wins", "right"), ("win %", "right"),
+                   ("mean score", "right"), ("decisions/game", "right")], rows,
+                  title=f"{r.game}, {r.players} players, {r.games} games, seed {r.seed}"
+                  + INTERRUPTED_NOTE * r.interrupted,
+                  notes=[f"game length: {r.decisions / n:.1f} decisions and {r.chance_events / n:.1f} "
+                         "chance events per game"],
+                  terminal=terminal)

@@ -18,7 +18,8 @@ class Progress:
     It draws only when the stream is a terminal (or ``enabled=True``), at most ten times a
     second and not for runs shorter than ``min_seconds``, so it costs nothing in logs and
     pipes (``--no-progress`` and ``--json`` output are untouched). ``total`` may be set
-    after construction, before the first update.
+    after construction, before the first update. ``update(status=...)`` shows a short text
+    after the counts (the SPRT's running LLR).
     """
 
     def __init__(self, total: int, unit: str = "items", stream: TextIO | None = None,
@@ -34,6 +35,7 @@ class Progress:
         self._last_draw = 0.0
         self._bar: RichProgress | None = None
         self._task = None
+        self.status = ""
 
     def __enter__(self) -> "Progress":
         return self
@@ -41,8 +43,10 @@ class Progress:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def update(self, n: int = 1) -> None:
+    def update(self, n: int = 1, status: str | None = None) -> None:
         self.done += n
+        if status is not None:
+            self.status = status
         now = time.monotonic()
         if self.enabled and now - self.start >= self.min_seconds and (now - self._last_draw >= 0.1 or self.done >= self.total):
             self._last_draw = now
@@ -54,13 +58,14 @@ class Progress:
             self._bar = RichProgress(
                 BarColumn(bar_width=30), MofNCompleteColumn(), TextColumn(self.unit),
                 TextColumn("[progress.data.speed]{task.fields[rate]}"),
+                TextColumn("{task.fields[status]}", markup=False),
                 TimeRemainingColumn(), TimeElapsedColumn(),
                 console=console, auto_refresh=False)
             self._bar.start()
-            self._task = self._bar.add_task("", total=self.total or None, rate="")
+            self._task = self._bar.add_task("", total=self.total or None, rate="", status="")
         elapsed = max(time.monotonic() - self.start, 1e-9)
         self._bar.update(self._task, completed=self.done, total=self.total or None,
-                         rate=f"{self.done / elapsed:.1f}/s")
+                         rate=f"{self.done / elapsed:.1f}/s", status=self.status)
         self._bar.refresh()
 
     def close(self) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sized
 
 from ..progress import Progress
+from ..tables import render
 from ..workers import WorkerError, WorkerPool
 from .output import JobError, ResultFile, job_of
 from .positions import Position, PositionError
@@ -65,6 +66,18 @@ class BulkSummary:
                 "failed": [{"id": i, "error": e} for i, e in self.failed],
                 "errors": [{"line": n, "error": e} for n, e in self.errors], "bad_lines": self.bad_lines,
                 "repaired": self.repaired, "seconds": round(self.seconds, 3)}
+
+
+def format_summary(summary: BulkSummary, terminal: bool = False) -> str:
+    """What ``eurosearch solve`` prints: one line of counts, then a table of the positions that
+    failed (if any), styled by rich when `terminal`."""
+    line = (f"{summary.solved} solved, {summary.unsolved} not solved (limits), {len(summary.failed)} failed, "
+            f"{summary.already_done} already in {summary.out}, {summary.bad_lines} bad input line(s); "
+            f"{summary.seconds:.1f}s")
+    if not summary.failed:
+        return line
+    return render([("failed id", "left"), ("error", "left")], [[i, e] for i, e in summary.failed],
+                  title=line, terminal=terminal)
 
 
 def check_settings(settings: SolveSettings) -> None:
