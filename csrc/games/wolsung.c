@@ -38,8 +38,6 @@ static int wo_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
     if (!t || len != need) return es_setup_error(err, errlen, "wolsung data: the table has %zu entries, expected %zu", len, need);
     if (t[0] != WO_TABLE_VERSION) return es_setup_error(err, errlen, "wolsung data: table version %d, expected %d", t[0], WO_TABLE_VERSION);
     const int32_t *o = g->options;
-    if (o[WO_OPT_HIDDEN])
-        return es_setup_error(err, errlen, "wolsung option hidden_placement: the section 4.9 variant is not implemented yet");
     if (!IN(o[WO_OPT_START_PLAYER], -1, g->players - 1))
         return es_setup_error(err, errlen, "wolsung option start_player must be -1 or a seat 0..%d", g->players - 1);
     for (int i = 1; i < WO_NOPTIONS; i++)
@@ -773,22 +771,73 @@ static void wo_apply(const es_game *g, void *vs, es_move m) {
 
 /* ---------------------------------------------------------------- knowledge */
 
-/* Other players' task cards are hidden (spec 6); nothing else is. */
+/* Hidden placement (spec 4.9, option hidden_placement): each player's per-factory placement
+ * is private until the factory opens; each player's total placed per round is public
+ * (placed[][]), and so is every workshop and personal supply, hence each player's total of
+ * workers still hidden in the factories. */
+
+/* The factory being resolved now (its counts are public from its opening), or -1. */
+static int open_factory(const es_game *g, const wo_state *s) {
+    int ph = s->phase;
+    if (ph == WO_PH_NCOUNT || ph == WO_PH_TM || ph == WO_PH_TIE || ph == WO_PH_NORDER || ph == WO_PH_PICK)
+        return sched_fac(g, s);
+    return -1;
+}
+
+/* How many of the current round's factories have opened (their placements so far revealed). */
+static int opened_this_round(const es_game *g, const wo_state *s) {
+    int ph = s->phase, all = DATA(g)->sched_n[s->round - 1];
+    if (ph == WO_PH_NCOUNT || ph == WO_PH_TM || ph == WO_PH_TIE || ph == WO_PH_NORDER || ph == WO_PH_PICK)
+        return s->fac_idx + 1;
+    if (ph == WO_PH_MACHINE || ph == WO_PH_CHANGE || ph == WO_PH_OVER) return all;
+    if ((ph == WO_PH_DRAW || ph == WO_PH_STRIKE) && s->fill_cont != T_DEAL) return all;   /* machine phase or round end */
+    return 0;   /* setup, worker phase */
+}
+
+/* Workers p placed since factory f last opened: public, and an upper bound on p's workers in f. */
+static int placed_since_open(const es_game *g, const wo_state *s, int p, int f) {
+    const wo_data *d = DATA(g);
+    int last = 0, total = 0;
+    for (int r = 1; r <= s->round; r++) {
+        int k = r < s->round ? d->sched_n[r - 1] : opened_this_round(g, s);
+        for (int i = 0; i < k; i++) if (d->sched[r - 1][i] == f) last = r;
+    }
+    for (int r = last + 1; r <= s->round; r++) total += s->placed[p][r];
+    return total;
+}
+
+/* Other players' task cards are hidden (spec 6); with hidden placement, also their workers in
+ * the factories not being resolved: shown as 0, their sum in hidden_workers (public). */
 static void wo_redact(const es_game *g, const void *vs, int viewer, void *vout) {
     wo_state *s = (wo_state *)vout;
     memcpy(s, vs, sizeof *s);
-    for (int p = 0; p < g->players; p++)
-        if (p != viewer) s->task[p] = -1;
+    int open = open_factory(g, s);
+    for (int p = 0; p < g->players; p++) {
+        if (p == viewer) continue;
+        s->task[p] = -1;
+        if (!g->options[WO_OPT_HIDDEN]) continue;
+        for (int f = 0; f < WO_NFAC; f++)
+            if (f != open) { s->hidden_workers[p] = (uint8_t)(s->hidden_workers[p] + s->fac[p][f]); s->fac[p][f] = 0; }
+    }
 }
 
+/* A task card dealt to another seat is seen face down; with hidden placement, another
+ * player's placement is seen as its total only (PLACE_HIDDEN). */
 static es_move wo_move_view(const es_game *g, const void *vs, es_move m, int viewer) {
     const wo_state *s = (const wo_state *)vs;
-    (void)g;
     if (MV_KIND(m) == WO_M_DEAL && s->seat_ptr != viewer) return MV(WO_M_DEAL, 31);
+    if (MV_KIND(m) == WO_M_PLACE && g->options[WO_OPT_HIDDEN] && s->actor != viewer) {
+        int a = MV_ARG(m);
+        return MV(WO_M_PLACE_HIDDEN, a % 5 + a / 5 % 5 + a / 25);
+    }
     return m;
 }
 
-/* Opponents' task cards, redealt uniformly from the cards the observer has not seen. */
+/* Opponents' task cards are redealt uniformly from the cards the observer has not seen. With
+ * hidden placement, each other player's hidden workers are redistributed over the factories
+ * not being resolved: uniformly over the vectors with the public total in which no factory
+ * holds more than the player placed since it last opened (docs/wolsung_engine.md says why
+ * this distribution). */
 static void wo_determinize(const es_game *g, void *vs, int observer, es_rng *rng) {
     wo_state *s = (wo_state *)vs;
     int pool[WO_NTASKCARDS], np = 0, who[WO_MAXP], nw = 0;
@@ -800,6 +849,31 @@ static void wo_determinize(const es_game *g, void *vs, int observer, es_rng *rng
         int j = i + (int)es_rng_u32_below(rng, (uint32_t)(np - i));
         int t = pool[i]; pool[i] = pool[j]; pool[j] = t;
         s->task[who[i]] = (int8_t)pool[i];
+    }
+    if (!g->options[WO_OPT_HIDDEN]) return;
+    int open = open_factory(g, s);
+    for (int p = 0; p < g->players; p++) {
+        if (p == observer) continue;
+        int cap[WO_NFAC], h = 0;
+        for (int f = 0; f < WO_NFAC; f++) {
+            cap[f] = f == open ? 0 : placed_since_open(g, s, p, f);
+            if (f != open) h += s->fac[p][f];
+        }
+        if (!h) continue;
+        /* ways(y0) = number of (y1, y2) with y1 + y2 = h - y0 within the caps */
+        uint32_t total = 0, ways[WO_WORKERS + 1];
+        for (int y0 = 0; y0 <= h && y0 <= cap[0]; y0++) {
+            int rest = h - y0, lo = rest - cap[2] > 0 ? rest - cap[2] : 0, hi = rest < cap[1] ? rest : cap[1];
+            ways[y0] = hi >= lo ? (uint32_t)(hi - lo + 1) : 0;
+            total += ways[y0];
+        }
+        uint32_t k = es_rng_u32_below(rng, total);   /* total >= 1: the true split is one */
+        int y0 = 0;
+        while (k >= ways[y0]) k -= ways[y0++];
+        int rest = h - y0, lo = rest - cap[2] > 0 ? rest - cap[2] : 0;
+        int y1 = lo + (int)k;
+        int y[WO_NFAC] = {y0, y1, rest - y1};
+        for (int f = 0; f < WO_NFAC; f++) if (f != open) s->fac[p][f] = (uint8_t)y[f];
     }
 }
 
@@ -1098,9 +1172,11 @@ static int render_impl(const es_game *g, const wo_state *s, char *buf, size_t ca
         es_text_add(&t, "\n");
     }
     for (int p = 0; p < g->players; p++) {
-        es_text_add(&t, "P%d score %d storage c%d g%d i%d w%d G%d workshop %d supply %d factories %d/%d/%d upgrades %s%s%s task %s machines:",
+        es_text_add(&t, "P%d score %d storage c%d g%d i%d w%d G%d workshop %d supply %d factories %d/%d/%d",
                     p, score_of(d, s, p), s->storage[p][0], s->storage[p][1], s->storage[p][2], s->storage[p][3], s->storage[p][4],
-                    s->workshop[p], s->supply[p], s->fac[p][0], s->fac[p][1], s->fac[p][2],
+                    s->workshop[p], s->supply[p], s->fac[p][0], s->fac[p][1], s->fac[p][2]);
+        if (s->hidden_workers[p]) es_text_add(&t, " +%d hidden", s->hidden_workers[p]);   /* a view (4.9): not yet opened */
+        es_text_add(&t, " upgrades %s%s%s task %s machines:",
                     s->upg[p] & 1 ? "4" : "-", s->upg[p] & 2 ? "T" : "-", s->upg[p] & 4 ? "C" : "-",
                     s->task[p] >= 0 ? d->task_id[s->task[p]] : "hidden");
         for (uint64_t o = s->owned[p]; o; o &= o - 1) es_text_add(&t, " %s", d->card_id[__builtin_ctzll(o)]);
