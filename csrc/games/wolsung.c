@@ -167,6 +167,31 @@ static int pay_results(const es_game *g, const uint8_t *st, const int *units, in
     return n;
 }
 
+/* Whether storage st can pay machine c at all (spec 4.6), in O(1): paying every unit it can
+ * directly loses nothing (a cube of t that pays another unit's Converter pair can swap roles
+ * with whatever paid the t unit), and the cubes left over are then all of types the remaining
+ * units do not need, so any 2 of them make a Converter pair. */
+static int can_pay_machine(const es_game *g, const uint8_t *st, int c, int converter) {
+    const wo_data *d = DATA(g);
+    int rest = 0, spare = 0, gold = st[WO_GOLD];
+    for (int t = 0; t < 4; t++) {
+        int k = d->m_cost[c][t];
+        if (k > st[t]) rest += k - st[t];
+        else spare += st[t] - k;
+    }
+    if (!rest) return 1;
+    if (!converter) return rest <= gold / 3;
+    if (g->options[WO_OPT_CONV_GOLD]) return 2 * rest <= spare + gold;   /* 2 gold beat 3 as a unit */
+    int x = rest < gold / 3 ? rest : gold / 3;
+    return 2 * (rest - x) <= spare;
+}
+
+/* Whether st can pay an upgrade of `cost` gold: gold first, then 3 building cubes a unit. */
+static int can_pay_upgrade(const uint8_t *st, int cost) {
+    int gold = st[WO_GOLD] < cost ? st[WO_GOLD] : cost;
+    return 3 * (cost - gold) <= st[0] + st[1] + st[2] + st[3];
+}
+
 static int machine_units(const wo_data *d, int c, int *units) {
     int n = 0;
     for (int r = 0; r < 4; r++)
@@ -536,6 +561,13 @@ static int machine_move_count(const es_game *g, const wo_state *s, int p, es_mov
     if (out) out[n] = MV(WO_M_PASS, 0);
     n++;
     int units[16];
+    if (!out) {   /* only "is anything but PASS legal?" (run() skips forced passes) */
+        for (int k = 0; k < 3; k++)
+            if (s->office[k] >= 0 && can_pay_machine(g, s->storage[p], s->office[k], (s->upg[p] >> 2) & 1)) return 2;
+        for (int u = 0; u < 3; u++)
+            if (!(s->upg[p] >> u & 1) && can_pay_upgrade(s->storage[p], UPG_COST[u])) return 2;
+        return 1;
+    }
     for (int k = 0; k < 3; k++) {
         if (s->office[k] < 0) continue;
         int nu = machine_units(d, s->office[k], units);
