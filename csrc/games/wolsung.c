@@ -32,6 +32,8 @@ static inline int sched_fac(const es_game *g, const wo_state *s) { return DATA(g
 
 /* ---------------------------------------------------------------- setup */
 
+static int build_payment_lists(const es_game *g, wo_data *d);
+
 static int wo_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t errlen) {
     size_t need = 9 + WO_ROUNDS * 4 + WO_NFAC * 10 + WO_NMACH * 7 + WO_NTASKCARDS * (1 + WO_MAXTASKS * (2 + WO_MAXICONS))
                   + WO_NSPECIAL * 7 + (WO_NCARDS + WO_NTASKCARDS + WO_NSPECIAL) * ES_NAME_INTS;
@@ -105,6 +107,11 @@ static int wo_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
         d->n_change += d->sp_change[i];
         for (int j = 0; j < i; j++) NEED(d->sp_value[j] != d->sp_value[i], "wolsung data: specials: values must be distinct (WO-A5)");
     }
+    for (int idx = 0; idx < WO_NSTORE; idx++) st_unpack(idx, d->digit[idx]);
+    g->data = d;   /* the payment search reads the data and options */
+    int too_many = build_payment_lists(g, d);
+    g->data = NULL;
+    NEED(!too_many, "wolsung data: machines: too many payments to list");
     for (int c = 0; c < WO_NCARDS; c++, k += ES_NAME_INTS) es_read_name(t + k, d->card_id[c]);
     for (int c = 0; c < WO_NTASKCARDS; c++, k += ES_NAME_INTS) es_read_name(t + k, d->task_id[c]);
     for (int c = 0; c < WO_NSPECIAL; c++, k += ES_NAME_INTS) es_read_name(t + k, d->special_id[c]);
@@ -115,89 +122,177 @@ static int wo_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
 
 /* ---------------------------------------------------------------- payments (spec 4.6) */
 
-/* Every distinct storage left after paying `units` (types 0..3 for a machine's cost units,
- * WO_GOLD for an upgrade's gold units) from st. Returns the count, indices in out. */
-static int pay_results(const es_game *g, const uint8_t *st, const int *units, int nunits, int converter,
-                       uint16_t *out) {
-    static __thread uint64_t mark[2][(WO_NSTORE + 63) / 64];
+static const int P5[WO_NRES] = {1, 5, 25, 125, 625};
+
+/* Dedupe marks for the payment search: a generation stamp per storage index, so that a new
+ * round of marks costs one increment instead of clearing the table. */
+static __thread uint32_t mark_gen, mark_stamp[WO_NSTORE];
+static inline void marks_next(void) {
+    if (++mark_gen == 0) { memset(mark_stamp, 0, sizeof mark_stamp); mark_gen = 1; }
+}
+
+/* Every distinct storage left after building machine c from st (spec 4.6): each unit of cost
+ * of type t is paid by a cube of t, or 3 gold, or (Converter) 2 cubes of types other than t
+ * (building types; gold too with converter_accepts_gold). Returns the count, indices in out.
+ * Used at setup, from a full storage, to list every payment (see payment lists below). */
+static int machine_results(const es_game *g, const uint8_t *st, int c, int converter, uint16_t *out) {
+    const wo_data *d = DATA(g);
+    const int *k = d->m_cost[c];
+    int base = st_index(st), n = 0;
+    if (!converter) {
+        /* a unit is a cube of its type or 3 gold: the results differ exactly by how many units
+         * of each type are exchanged (e[t] from the shortfall up to k[t], 3 gold each) */
+        int lo[4], xmax = st[WO_GOLD] / 3;
+        for (int t = 0; t < 4; t++) lo[t] = k[t] > st[t] ? k[t] - st[t] : 0;
+        if (lo[0] + lo[1] + lo[2] + lo[3] > xmax) return 0;
+        for (int e0 = lo[0]; e0 <= k[0]; e0++)
+            for (int e1 = lo[1]; e1 <= k[1]; e1++)
+                for (int e2 = lo[2]; e2 <= k[2]; e2++)
+                    for (int e3 = lo[3]; e3 <= k[3]; e3++) {
+                        int x = e0 + e1 + e2 + e3;
+                        if (x > xmax) break;
+                        out[n++] = (uint16_t)(base - (k[0] - e0) - 5 * (k[1] - e1) - 25 * (k[2] - e2) - 125 * (k[3] - e3) - 3 * 625 * x);
+                    }
+        return n;
+    }
+    /* With the Converter: breadth-first over the units, one frontier of distinct storages each */
     static __thread uint16_t buf[2][WO_NSTORE];
-    int conv_gold = g->options[WO_OPT_CONV_GOLD], xgold = g->options[WO_OPT_XGOLD];
-    int n = 1, cur = 0;
-    buf[0][0] = (uint16_t)st_index(st);
-    for (int u = 0; u < nunits; u++) {
-        int nx = cur ^ 1, m = 0, t = units[u];
-        memset(mark[nx], 0, sizeof mark[nx]);
-#define ADD(idx) do { int _i = (idx); if (!(mark[nx][_i >> 6] >> (_i & 63) & 1)) { mark[nx][_i >> 6] |= 1ULL << (_i & 63); buf[nx][m++] = (uint16_t)_i; } } while (0)
-        static const int P5[5] = {1, 5, 25, 125, 625};
-        for (int i = 0; i < n; i++) {
-            int idx = buf[cur][i];
-            uint8_t r[WO_NRES];
-            st_unpack(idx, r);
-            if (t < WO_GOLD) {
+    int top = g->options[WO_OPT_CONV_GOLD] ? WO_NRES : 4, cur = 0;
+    n = 1;
+    buf[0][0] = (uint16_t)base;
+    for (int t = 0; t < 4; t++) {
+        int pair_off[10], pa[10], pb[10], np = 0;   /* the Converter pairs for a unit of t */
+        for (int a = 0; a < top; a++)
+            for (int b = a; b < top; b++)
+                if (a != t && b != t) { pair_off[np] = P5[a] + P5[b]; pa[np] = a; pb[np++] = b; }
+        for (int u = 0; u < k[t]; u++) {
+            int nx = cur ^ 1, m = 0;
+            marks_next();
+#define ADD(idx) do { int _i = (idx); if (mark_stamp[_i] != mark_gen) { mark_stamp[_i] = mark_gen; buf[nx][m++] = (uint16_t)_i; } } while (0)
+            for (int i = 0; i < n; i++) {
+                int idx = buf[cur][i];
+                const uint8_t *r = d->digit[idx];
                 if (r[t]) ADD(idx - P5[t]);
                 if (r[WO_GOLD] >= 3) ADD(idx - 3 * P5[WO_GOLD]);
-                if (converter) {
-                    int top = conv_gold ? WO_NRES : 4;
-                    for (int a = 0; a < top; a++) {
-                        if (a == t || !r[a]) continue;
-                        for (int b = a; b < top; b++) {
-                            if (b == t || r[b] < (a == b ? 2 : 1)) continue;
-                            ADD(idx - P5[a] - P5[b]);
-                        }
-                    }
-                }
-            } else {
-                if (r[WO_GOLD]) ADD(idx - P5[WO_GOLD]);
-                int top = xgold ? WO_NRES : 4;
-                for (int a = 0; a < top; a++)
-                    for (int b = a; b < top; b++)
-                        for (int c = b; c < top; c++) {
-                            int need[WO_NRES] = {0};
-                            need[a]++; need[b]++; need[c]++;
-                            if (r[a] >= need[a] && r[b] >= need[b] && r[c] >= need[c]) ADD(idx - P5[a] - P5[b] - P5[c]);
-                        }
+                for (int j = 0; j < np; j++)
+                    if (r[pa[j]] && r[pb[j]] >= 1 + (pa[j] == pb[j])) ADD(idx - pair_off[j]);
             }
-        }
 #undef ADD
-        n = m;
-        cur = nx;
-        if (!n) return 0;
+            n = m;
+            cur = nx;
+            if (!n) return 0;
+        }
     }
     memcpy(out, buf[cur], (size_t)n * sizeof *out);
     return n;
 }
 
-/* Whether storage st can pay machine c at all (spec 4.6), in O(1): paying every unit it can
- * directly loses nothing (a cube of t that pays another unit's Converter pair can swap roles
- * with whatever paid the t unit), and the cubes left over are then all of types the remaining
- * units do not need, so any 2 of them make a Converter pair. */
-static int can_pay_machine(const es_game *g, const uint8_t *st, int c, int converter) {
-    const wo_data *d = DATA(g);
-    int rest = 0, spare = 0, gold = st[WO_GOLD];
-    for (int t = 0; t < 4; t++) {
-        int k = d->m_cost[c][t];
-        if (k > st[t]) rest += k - st[t];
-        else spare += st[t] - k;
+/* Every distinct storage left after paying an upgrade of `cost` gold (spec 4.6): a gold units
+ * paid directly, the other cost - a with 3 building cubes each (3 cubes of any type with
+ * exchange_allows_gold_input, x of them gold). The total paid, 3 cost - 2a, fixes a, and the
+ * gold paid then fixes x: every (a, x, building cubes) below is a different storage. */
+static int upgrade_results(const es_game *g, const uint8_t *st, int cost, uint16_t *out) {
+    int base = st_index(st), n = 0, xgold = g->options[WO_OPT_XGOLD];
+    for (int a = cost < st[WO_GOLD] ? cost : st[WO_GOLD]; a >= 0; a--) {
+        int m = 3 * (cost - a), xmax = xgold ? (m < st[WO_GOLD] - a ? m : st[WO_GOLD] - a) : 0;
+        for (int x = 0; x <= xmax; x++) {
+            int b = m - x;
+            for (int b0 = 0; b0 <= st[0] && b0 <= b; b0++)
+                for (int b1 = 0; b1 <= st[1] && b0 + b1 <= b; b1++)
+                    for (int b2 = 0; b2 <= st[2] && b0 + b1 + b2 <= b; b2++) {
+                        int b3 = b - b0 - b1 - b2;
+                        if (b3 <= st[3]) out[n++] = (uint16_t)(base - b0 - 5 * b1 - 25 * b2 - 125 * b3 - 625 * (a + x));
+                    }
+        }
     }
-    if (!rest) return 1;
-    if (!converter) return rest <= gold / 3;
-    if (g->options[WO_OPT_CONV_GOLD]) return 2 * rest <= spare + gold;   /* 2 gold beat 3 as a unit */
-    int x = rest < gold / 3 ? rest : gold / 3;
-    return 2 * (rest - x) <= spare;
-}
-
-/* Whether st can pay an upgrade of `cost` gold: gold first, then 3 building cubes a unit. */
-static int can_pay_upgrade(const uint8_t *st, int cost) {
-    int gold = st[WO_GOLD] < cost ? st[WO_GOLD] : cost;
-    return 3 * (cost - gold) <= st[0] + st[1] + st[2] + st[3];
-}
-
-static int machine_units(const wo_data *d, int c, int *units) {
-    int n = 0;
-    for (int r = 0; r < 4; r++)
-        for (int k = 0; k < d->m_cost[c][r]; k++) units[n++] = r;
     return n;
 }
+
+/* Payment lists. Whether a vector P of paid cubes pays a machine (or an upgrade) does not depend
+ * on the storage: the payment is legal from storage s iff P <= s. So setup lists, per machine
+ * card and Converter flag and per upgrade, every payment vector a full storage (4 of each) can
+ * make, and the moves from s are the entries with P <= s, leaving s - P: distinct P give
+ * distinct storages. An entry is P in 4-bit fields (bits 0-19) and P's storage index (bits
+ * 20-31); P <= s is one subtraction against s's fields with guard bits (pack_guarded). */
+#define WO_GUARD 0x88888u
+static inline uint32_t pack_guarded(const uint8_t *st) {
+    return WO_GUARD | st[0] | (uint32_t)st[1] << 4 | (uint32_t)st[2] << 8 | (uint32_t)st[3] << 12 | (uint32_t)st[4] << 16;
+}
+static inline int fits(uint32_t guarded, uint32_t entry) { return ((guarded - (entry & 0xFFFFFu)) & WO_GUARD) == WO_GUARD; }
+
+/* Append the payment list of one target to the pool, sorted by P's storage index, and record
+ * where each bucket of P's three high digits (iron, wood, gold) starts; -1 if the pool is full. */
+static int add_payments(wo_data *d, const uint16_t *res, int m, uint16_t *bucket) {
+    static __thread uint8_t paid[WO_NSTORE];
+    if (d->pay_used + m > WO_PAY_POOL) return -1;
+    int full = WO_NSTORE - 1, n = d->pay_used;
+    memset(paid, 0, sizeof paid);
+    for (int i = 0; i < m; i++) paid[full - res[i]] = 1;
+    for (int pidx = 0; pidx < WO_NSTORE; pidx++) {
+        if (pidx % 25 == 0) bucket[pidx / 25] = (uint16_t)(n - d->pay_used);
+        if (!paid[pidx]) continue;
+        const uint8_t *q = d->digit[pidx];
+        d->pay_pool[n++] = (uint32_t)(q[0] | q[1] << 4 | q[2] << 8 | q[3] << 12 | q[4] << 16) | (uint32_t)pidx << 20;
+    }
+    bucket[WO_NBUCKET] = (uint16_t)m;
+    /* how many of these payments each storage can make: a sum over the dominated storages */
+    uint16_t *fit = d->fit_count[d->n_lists++];
+    for (int i = 0; i < WO_NSTORE; i++) fit[i] = paid[i];
+    for (int r = 0; r < WO_NRES; r++)
+        for (int i = 0; i < WO_NSTORE; i++)
+            if (d->digit[i][r]) fit[i] = (uint16_t)(fit[i] + fit[i - P5[r]]);
+    d->pay_used = n;
+    return 0;
+}
+
+static int build_payment_lists(const es_game *g, wo_data *d) {
+    static __thread uint16_t res[WO_NSTORE];
+    const uint8_t full[WO_NRES] = {4, 4, 4, 4, 4};
+    for (int c = 0; c < WO_NMACH; c++)   /* list 2c + conv; the upgrades' lists follow */
+        for (int conv = 0; conv < 2; conv++) {
+            d->pay_off[c][conv] = d->pay_used;
+            if (add_payments(d, res, machine_results(g, full, c, conv, res), d->pay_bucket[c][conv])) return -1;
+        }
+    for (int u = 0; u < 3; u++) {
+        d->upg_off[u] = d->pay_used;
+        if (add_payments(d, res, upgrade_results(g, full, UPG_COST[u], res), d->upg_bucket[u])) return -1;
+    }
+    return 0;
+}
+
+/* The storages left from st by the payments of one list (pool offset off, buckets), as move
+ * ids of kind with argument arg + 3 * storage; only the buckets whose high digits fit are read. */
+static int list_payments(const wo_data *d, const uint8_t *st, int off, const uint16_t *bucket, int kind, int arg, es_move *out) {
+    uint32_t gs = pack_guarded(st);
+    int base = st_index(st), m = 0;
+    const uint32_t *e = d->pay_pool + off;
+    for (int g4 = 0; g4 <= st[4]; g4++)
+        for (int g3 = 0; g3 <= st[3]; g3++)
+            for (int g2 = 0; g2 <= st[2]; g2++) {
+                int b = g2 + 5 * g3 + 25 * g4;
+                for (int i = bucket[b], end = bucket[b + 1]; i < end; i++)
+                    if (fits(gs, e[i])) out[m++] = MV(kind, arg + 3 * (base - (int)(e[i] >> 20)));
+            }
+    return m;
+}
+
+/* The storage index left from st by the want-th payment of one list that st can make, in
+ * list_payments' order (how many there are: fit_count). */
+static int nth_payment(const wo_data *d, const uint8_t *st, int off, const uint16_t *bucket, int want) {
+    uint32_t gs = pack_guarded(st);
+    int m = 0;
+    const uint32_t *e = d->pay_pool + off;
+    for (int g4 = 0; g4 <= st[4]; g4++)
+        for (int g3 = 0; g3 <= st[3]; g3++)
+            for (int g2 = 0; g2 <= st[2]; g2++) {
+                int b = g2 + 5 * g3 + 25 * g4;
+                for (int i = bucket[b], end = bucket[b + 1]; i < end; i++)
+                    if (fits(gs, e[i]) && m++ == want) return st_index(st) - (int)(e[i] >> 20);
+            }
+    return -1;
+}
+
+
 
 /* ---------------------------------------------------------------- scoring (spec 8.2) */
 
@@ -556,36 +651,23 @@ static int wo_current_player(const es_game *g, const void *vs) {
 
 static int machine_move_count(const es_game *g, const wo_state *s, int p, es_move *out) {
     const wo_data *d = DATA(g);
-    static __thread uint16_t res[WO_NSTORE];
-    int n = 0;
-    if (out) out[n] = MV(WO_M_PASS, 0);
-    n++;
-    int units[16];
+    int n = 0, conv = (s->upg[p] >> 2) & 1;
     if (!out) {   /* only "is anything but PASS legal?" (run() skips forced passes) */
+        int st = st_index(s->storage[p]);
         for (int k = 0; k < 3; k++)
-            if (s->office[k] >= 0 && can_pay_machine(g, s->storage[p], s->office[k], (s->upg[p] >> 2) & 1)) return 2;
+            if (s->office[k] >= 0 && d->fit_count[2 * s->office[k] + conv][st]) return 2;
         for (int u = 0; u < 3; u++)
-            if (!(s->upg[p] >> u & 1) && can_pay_upgrade(s->storage[p], UPG_COST[u])) return 2;
+            if (!(s->upg[p] >> u & 1) && d->fit_count[2 * WO_NMACH + u][st]) return 2;
         return 1;
     }
-    for (int k = 0; k < 3; k++) {
-        if (s->office[k] < 0) continue;
-        int nu = machine_units(d, s->office[k], units);
-        int m = pay_results(g, s->storage[p], units, nu, (s->upg[p] >> 2) & 1, res);
-        if (!out && m) return 2;
-        if (m > WO_MAX_MOVES - n) m = WO_MAX_MOVES - n;   /* only with the gold options */
-        if (out) for (int i = 0; i < m; i++) out[n + i] = MV(WO_M_BUILD, k + 3 * res[i]);
-        n += m;
-    }
-    for (int u = 0; u < 3; u++) {
-        if (s->upg[p] >> u & 1) continue;
-        for (int i = 0; i < UPG_COST[u]; i++) units[i] = WO_GOLD;
-        int m = pay_results(g, s->storage[p], units, UPG_COST[u], 0, res);
-        if (!out && m) return 2;
-        if (m > WO_MAX_MOVES - n) m = WO_MAX_MOVES - n;
-        if (out) for (int i = 0; i < m; i++) out[n + i] = MV(WO_M_UPGRADE, u + 3 * res[i]);
-        n += m;
-    }
+    out[n++] = MV(WO_M_PASS, 0);
+    for (int k = 0; k < 3; k++)
+        if (s->office[k] >= 0) {
+            int c = s->office[k];
+            n += list_payments(d, s->storage[p], d->pay_off[c][conv], d->pay_bucket[c][conv], WO_M_BUILD, k, out + n);
+        }
+    for (int u = 0; u < 3; u++)
+        if (!(s->upg[p] >> u & 1)) n += list_payments(d, s->storage[p], d->upg_off[u], d->upg_bucket[u], WO_M_UPGRADE, u, out + n);
     return n;
 }
 
@@ -610,6 +692,62 @@ static int wo_legal_moves(const es_game *g, const void *vs, es_move *out) {
     case WO_PH_MACHINE:
         return machine_move_count(g, s, p, out);
     default:
+        return 0;
+    }
+}
+
+/* The move legal_moves would list at index es_rng_u32_below(rng, n), without the list (the
+ * eurosearch.h contract): placements and picks by their rank, machine-phase moves by counting
+ * each target's payments and then finding the drawn one. */
+static es_move wo_random_move(const es_game *g, const void *vs, es_rng *rng, int *count) {
+    const wo_state *s = (const wo_state *)vs;
+    const wo_data *d = DATA(g);
+    int p = s->actor;
+    switch (s->phase) {
+    case WO_PH_PLACE: {
+        int w = s->workshop[p], n = *count = (w + 1) * (w + 2) / 2;
+        int k = (int)es_rng_u32_below(rng, (uint32_t)n);
+        for (int a = 0; a <= w; a++) {
+            if (k <= w - a) return MV(WO_M_PLACE, a + 5 * k + 25 * (w - a - k));
+            k -= w - a + 1;
+        }
+        return 0;
+    }
+    case WO_PH_TM:
+        *count = 2;
+        return MV(WO_M_TM, (int)es_rng_u32_below(rng, 2));
+    case WO_PH_PICK: {
+        int opt = pick_options(g, s, p), n = *count = __builtin_popcount((unsigned)opt);
+        if (!n) return 0;
+        for (int k = (int)es_rng_u32_below(rng, (uint32_t)n); k > 0; k--) opt &= opt - 1;
+        return MV(WO_M_PICK, __builtin_ctz((unsigned)opt));
+    }
+    case WO_PH_MACHINE: {
+        int conv = (s->upg[p] >> 2) & 1, cnt[6] = {0}, off[6], total = 1;
+        const uint16_t *bucket[6] = {0};
+        for (int k = 0; k < 3; k++)
+            if (s->office[k] >= 0) { off[k] = d->pay_off[s->office[k]][conv]; bucket[k] = d->pay_bucket[s->office[k]][conv]; }
+        for (int u = 0; u < 3; u++)
+            if (!(s->upg[p] >> u & 1)) { off[3 + u] = d->upg_off[u]; bucket[3 + u] = d->upg_bucket[u]; }
+        int st = st_index(s->storage[p]);
+        for (int k = 0; k < 3; k++)
+            if (bucket[k]) total += cnt[k] = d->fit_count[2 * s->office[k] + conv][st];
+        for (int u = 0; u < 3; u++)
+            if (bucket[3 + u]) total += cnt[3 + u] = d->fit_count[2 * WO_NMACH + u][st];
+        *count = total;
+        int k = (int)es_rng_u32_below(rng, (uint32_t)total);
+        if (k-- == 0) return MV(WO_M_PASS, 0);
+        for (int t = 0; t < 6; t++) {
+            if (k < cnt[t]) {
+                int st = nth_payment(d, s->storage[p], off[t], bucket[t], k);
+                return MV(t < 3 ? WO_M_BUILD : WO_M_UPGRADE, t % 3 + 3 * st);
+            }
+            k -= cnt[t];
+        }
+        return 0;
+    }
+    default:
+        *count = -1;   /* not a decision node: the caller lists (and finds none) */
         return 0;
     }
 }
@@ -1253,6 +1391,7 @@ const es_game_def es_wolsung_def = {
     .init = wo_init,
     .current_player = wo_current_player,
     .legal_moves = wo_legal_moves,
+    .random_move = wo_random_move,
     .chance_outcomes = wo_chance_outcomes,
     .sample_chance = wo_sample_chance,
     .apply = wo_apply,
