@@ -80,6 +80,8 @@ static int wo_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
         for (int r = 0; r < 4; r++) { d->m_cost[c][r] = t[k++]; sum += d->m_cost[c][r]; NEED(IN(d->m_cost[c][r], 0, 3), "wolsung data: machines[%d]: cost out of range 0..3", c); }
         NEED(sum >= 1, "wolsung data: machines[%d]: empty cost", c);
         if (d->m_vp[c] <= 2) d->deck_a |= 1ULL << c; else d->deck_b |= 1ULL << c;
+        d->cat_mask[d->m_type[c]] |= 1ULL << c;          /* task icons: types 0..3, regions 4..7 */
+        d->cat_mask[4 + d->m_region[c]] |= 1ULL << c;
     }
     d->deck_a |= 1ULL << WO_STRIKE;
     NEED(popc(d->deck_a) >= 4, "wolsung data: machines: deck A needs at least 3 machines");
@@ -220,23 +222,32 @@ static inline uint32_t pack_guarded(const uint8_t *st) {
 }
 static inline int fits(uint32_t guarded, uint32_t entry) { return ((guarded - (entry & 0xFFFFFu)) & WO_GUARD) == WO_GUARD; }
 
-/* Append the payment list of one target to the pool, sorted by P's storage index, and record
- * where each bucket of P's three high digits (iron, wood, gold) starts; -1 if the pool is full. */
-static int add_payments(wo_data *d, const uint16_t *res, int m, uint16_t *bucket) {
+/* The payment list of machine c with or without the Converter, and of upgrade u. */
+static inline int machine_list(int c, int conv) { return 2 * c + conv; }
+static inline int upgrade_list(int u) { return 2 * WO_NMACH + u; }
+
+/* Append payment list `list` to the pool, sorted by P's storage index: its buckets (P's three
+ * high digits: iron, wood, gold) with, per bucket, how many entries fit each (coal, glass) of a
+ * storage, and per storage how many entries fit (a sum over the dominated storages). -1 if the
+ * pool is full. */
+static int add_payments(wo_data *d, int list, const uint16_t *res, int m) {
     static __thread uint8_t paid[WO_NSTORE];
     if (d->pay_used + m > WO_PAY_POOL) return -1;
     int full = WO_NSTORE - 1, n = d->pay_used;
+    uint16_t *bucket = d->bucket[list];
     memset(paid, 0, sizeof paid);
     for (int i = 0; i < m; i++) paid[full - res[i]] = 1;
+    d->list_off[list] = n;
     for (int pidx = 0; pidx < WO_NSTORE; pidx++) {
         if (pidx % 25 == 0) bucket[pidx / 25] = (uint16_t)(n - d->pay_used);
         if (!paid[pidx]) continue;
         const uint8_t *q = d->digit[pidx];
         d->pay_pool[n++] = (uint32_t)(q[0] | q[1] << 4 | q[2] << 8 | q[3] << 12 | q[4] << 16) | (uint32_t)pidx << 20;
+        for (int low = 0; low < 25; low++)   /* low = s0 + 5 s1 */
+            d->bucket_fit[list][pidx / 25][low] = (uint8_t)(d->bucket_fit[list][pidx / 25][low] + (q[0] <= low % 5 && q[1] <= low / 5));
     }
     bucket[WO_NBUCKET] = (uint16_t)m;
-    /* how many of these payments each storage can make: a sum over the dominated storages */
-    uint16_t *fit = d->fit_count[d->n_lists++];
+    uint16_t *fit = d->fit_count[list];
     for (int i = 0; i < WO_NSTORE; i++) fit[i] = paid[i];
     for (int r = 0; r < WO_NRES; r++)
         for (int i = 0; i < WO_NSTORE; i++)
@@ -248,24 +259,21 @@ static int add_payments(wo_data *d, const uint16_t *res, int m, uint16_t *bucket
 static int build_payment_lists(const es_game *g, wo_data *d) {
     static __thread uint16_t res[WO_NSTORE];
     const uint8_t full[WO_NRES] = {4, 4, 4, 4, 4};
-    for (int c = 0; c < WO_NMACH; c++)   /* list 2c + conv; the upgrades' lists follow */
-        for (int conv = 0; conv < 2; conv++) {
-            d->pay_off[c][conv] = d->pay_used;
-            if (add_payments(d, res, machine_results(g, full, c, conv, res), d->pay_bucket[c][conv])) return -1;
-        }
-    for (int u = 0; u < 3; u++) {
-        d->upg_off[u] = d->pay_used;
-        if (add_payments(d, res, upgrade_results(g, full, UPG_COST[u], res), d->upg_bucket[u])) return -1;
-    }
+    for (int c = 0; c < WO_NMACH; c++)
+        for (int conv = 0; conv < 2; conv++)
+            if (add_payments(d, machine_list(c, conv), res, machine_results(g, full, c, conv, res))) return -1;
+    for (int u = 0; u < 3; u++)
+        if (add_payments(d, upgrade_list(u), res, upgrade_results(g, full, UPG_COST[u], res))) return -1;
     return 0;
 }
 
-/* The storages left from st by the payments of one list (pool offset off, buckets), as move
- * ids of kind with argument arg + 3 * storage; only the buckets whose high digits fit are read. */
-static int list_payments(const wo_data *d, const uint8_t *st, int off, const uint16_t *bucket, int kind, int arg, es_move *out) {
+/* The storages left from st by the payments of `list`, as move ids of kind with argument
+ * arg + 3 * storage; only the buckets whose high digits fit are read. */
+static int list_payments(const wo_data *d, const uint8_t *st, int list, int kind, int arg, es_move *out) {
     uint32_t gs = pack_guarded(st);
     int base = st_index(st), m = 0;
-    const uint32_t *e = d->pay_pool + off;
+    const uint32_t *e = d->pay_pool + d->list_off[list];
+    const uint16_t *bucket = d->bucket[list];
     for (int g4 = 0; g4 <= st[4]; g4++)
         for (int g3 = 0; g3 <= st[3]; g3++)
             for (int g2 = 0; g2 <= st[2]; g2++) {
@@ -276,23 +284,23 @@ static int list_payments(const wo_data *d, const uint8_t *st, int off, const uin
     return m;
 }
 
-/* The storage index left from st by the want-th payment of one list that st can make, in
- * list_payments' order (how many there are: fit_count). */
-static int nth_payment(const wo_data *d, const uint8_t *st, int off, const uint16_t *bucket, int want) {
+/* The storage index left from st by the want-th payment of `list` that st can make, in
+ * list_payments' order (how many there are: fit_count); whole buckets are skipped by count. */
+static int nth_payment(const wo_data *d, const uint8_t *st, int list, int want) {
     uint32_t gs = pack_guarded(st);
-    int m = 0;
-    const uint32_t *e = d->pay_pool + off;
+    const uint32_t *e = d->pay_pool + d->list_off[list];
+    const uint16_t *bucket = d->bucket[list];
+    int low = st[0] + 5 * st[1];
     for (int g4 = 0; g4 <= st[4]; g4++)
         for (int g3 = 0; g3 <= st[3]; g3++)
             for (int g2 = 0; g2 <= st[2]; g2++) {
-                int b = g2 + 5 * g3 + 25 * g4;
+                int b = g2 + 5 * g3 + 25 * g4, here = d->bucket_fit[list][b][low];
+                if (want >= here) { want -= here; continue; }
                 for (int i = bucket[b], end = bucket[b + 1]; i < end; i++)
-                    if (fits(gs, e[i]) && m++ == want) return st_index(st) - (int)(e[i] >> 20);
+                    if (fits(gs, e[i]) && want-- == 0) return st_index(st) - (int)(e[i] >> 20);
             }
     return -1;
 }
-
-
 
 /* ---------------------------------------------------------------- scoring (spec 8.2) */
 
@@ -310,24 +318,17 @@ static int match_try(int i, const uint64_t *adj, int *mate, uint64_t *used) {
 
 static int task_points(const wo_data *d, uint64_t owned, int card) {
     if (card < 0) return 0;
-    int best = 0, nt = d->t_n[card];
+    int best = 0, nt = d->t_n[card], have = popc(owned);
     for (int sub = 1; sub < (1 << nt); sub++) {
         int pts = 0, ni = 0;
+        for (int j = 0; j < nt; j++)
+            if (sub >> j & 1) { pts += d->t_pts[card][j]; ni += d->t_nic[card][j]; }
+        if (pts <= best || ni > have) continue;
         uint64_t adj[WO_MAXTASKS * WO_MAXICONS];
-        for (int j = 0; j < nt; j++) {
-            if (!(sub >> j & 1)) continue;
-            pts += d->t_pts[card][j];
-            for (int i = 0; i < d->t_nic[card][j]; i++) {
-                int cat = d->t_icon[card][j][i];
-                uint64_t a = 0;
-                for (uint64_t o = owned; o; o &= o - 1) {
-                    int m = __builtin_ctzll(o);
-                    if ((cat < 4 && d->m_type[m] == cat) || (cat >= 4 && d->m_region[m] == cat - 4)) a |= 1ULL << m;
-                }
-                adj[ni++] = a;
-            }
-        }
-        if (pts <= best || ni > popc(owned)) continue;
+        ni = 0;
+        for (int j = 0; j < nt; j++)
+            if (sub >> j & 1)
+                for (int i = 0; i < d->t_nic[card][j]; i++) adj[ni++] = owned & d->cat_mask[d->t_icon[card][j][i]];
         int mate[WO_NMACH];
         for (int m = 0; m < WO_NMACH; m++) mate[m] = -1;
         int ok = 1;
@@ -655,19 +656,19 @@ static int machine_move_count(const es_game *g, const wo_state *s, int p, es_mov
     if (!out) {   /* only "is anything but PASS legal?" (run() skips forced passes) */
         int st = st_index(s->storage[p]);
         for (int k = 0; k < 3; k++)
-            if (s->office[k] >= 0 && d->fit_count[2 * s->office[k] + conv][st]) return 2;
+            if (s->office[k] >= 0 && d->fit_count[machine_list(s->office[k], conv)][st]) return 2;
         for (int u = 0; u < 3; u++)
-            if (!(s->upg[p] >> u & 1) && d->fit_count[2 * WO_NMACH + u][st]) return 2;
+            if (!(s->upg[p] >> u & 1) && d->fit_count[upgrade_list(u)][st]) return 2;
         return 1;
     }
     out[n++] = MV(WO_M_PASS, 0);
     for (int k = 0; k < 3; k++)
         if (s->office[k] >= 0) {
             int c = s->office[k];
-            n += list_payments(d, s->storage[p], d->pay_off[c][conv], d->pay_bucket[c][conv], WO_M_BUILD, k, out + n);
+            n += list_payments(d, s->storage[p], machine_list(c, conv), WO_M_BUILD, k, out + n);
         }
     for (int u = 0; u < 3; u++)
-        if (!(s->upg[p] >> u & 1)) n += list_payments(d, s->storage[p], d->upg_off[u], d->upg_bucket[u], WO_M_UPGRADE, u, out + n);
+        if (!(s->upg[p] >> u & 1)) n += list_payments(d, s->storage[p], upgrade_list(u), WO_M_UPGRADE, u, out + n);
     return n;
 }
 
@@ -723,24 +724,19 @@ static es_move wo_random_move(const es_game *g, const void *vs, es_rng *rng, int
         return MV(WO_M_PICK, __builtin_ctz((unsigned)opt));
     }
     case WO_PH_MACHINE: {
-        int conv = (s->upg[p] >> 2) & 1, cnt[6] = {0}, off[6], total = 1;
-        const uint16_t *bucket[6] = {0};
-        for (int k = 0; k < 3; k++)
-            if (s->office[k] >= 0) { off[k] = d->pay_off[s->office[k]][conv]; bucket[k] = d->pay_bucket[s->office[k]][conv]; }
-        for (int u = 0; u < 3; u++)
-            if (!(s->upg[p] >> u & 1)) { off[3 + u] = d->upg_off[u]; bucket[3 + u] = d->upg_bucket[u]; }
-        int st = st_index(s->storage[p]);
-        for (int k = 0; k < 3; k++)
-            if (bucket[k]) total += cnt[k] = d->fit_count[2 * s->office[k] + conv][st];
-        for (int u = 0; u < 3; u++)
-            if (bucket[3 + u]) total += cnt[3 + u] = d->fit_count[2 * WO_NMACH + u][st];
+        int conv = (s->upg[p] >> 2) & 1, cnt[6] = {0}, list[6], total = 1, st = st_index(s->storage[p]);
+        for (int t = 0; t < 6; t++) {   /* targets: office slots 0-2, upgrades 0-2 */
+            int open = t < 3 ? s->office[t] >= 0 : !(s->upg[p] >> (t - 3) & 1);
+            if (!open) continue;
+            list[t] = t < 3 ? machine_list(s->office[t], conv) : upgrade_list(t - 3);
+            total += cnt[t] = d->fit_count[list[t]][st];
+        }
         *count = total;
         int k = (int)es_rng_u32_below(rng, (uint32_t)total);
         if (k-- == 0) return MV(WO_M_PASS, 0);
         for (int t = 0; t < 6; t++) {
             if (k < cnt[t]) {
-                int st = nth_payment(d, s->storage[p], off[t], bucket[t], k);
-                return MV(t < 3 ? WO_M_BUILD : WO_M_UPGRADE, t % 3 + 3 * st);
+                return MV(t < 3 ? WO_M_BUILD : WO_M_UPGRADE, t % 3 + 3 * nth_payment(d, s->storage[p], list[t], k));
             }
             k -= cnt[t];
         }
@@ -1052,14 +1048,7 @@ static void wo_determinize(const es_game *g, void *vs, int observer, es_rng *rng
 static int match_size(const wo_data *d, uint64_t owned, int card, int j) {
     uint64_t adj[WO_MAXICONS];
     int ni = d->t_nic[card][j], mate[WO_NMACH], got = 0;
-    for (int i = 0; i < ni; i++) {
-        int cat = d->t_icon[card][j][i];
-        adj[i] = 0;
-        for (uint64_t o = owned; o; o &= o - 1) {
-            int m = __builtin_ctzll(o);
-            if ((cat < 4 && d->m_type[m] == cat) || (cat >= 4 && d->m_region[m] == cat - 4)) adj[i] |= 1ULL << m;
-        }
-    }
+    for (int i = 0; i < ni; i++) adj[i] = owned & d->cat_mask[d->t_icon[card][j][i]];
     for (int m = 0; m < WO_NMACH; m++) mate[m] = -1;
     for (int i = 0; i < ni; i++) { uint64_t used = 0; got += match_try(i, adj, mate, &used); }
     return got;

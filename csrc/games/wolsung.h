@@ -64,6 +64,7 @@
  * upgrades' 36 + 221 + 575 (the maxima of WO_MAX_MOVES's comment) */
 #define WO_PAY_POOL (WO_NMACH * (1837 + 5) + 832)
 #define WO_NBUCKET 125          /* payment-list buckets: the paid iron, wood and gold (5^3) */
+#define WO_NLISTS (2 * WO_NMACH + 3)   /* payment lists: machines x Converter flag, upgrades */
 
 #define WO_TABLE_VERSION 1
 
@@ -86,13 +87,14 @@ typedef struct wo_data {
     int sp_value[WO_NSPECIAL], sp_change[WO_NSPECIAL], sp_order[WO_NSPECIAL][WO_NRES];
     int n_change;
     uint64_t deck_a, deck_b;                /* initial card masks */
+    uint64_t cat_mask[8];                   /* machines of each task icon category */
     uint8_t digit[WO_NSTORE][WO_NRES];      /* storage index -> the 5 counts (payment search) */
     /* payment lists (wolsung.c, "Payment lists"): per machine and Converter flag, per upgrade */
-    int pay_off[WO_NMACH][2], upg_off[3], pay_used;
-    uint16_t pay_bucket[WO_NMACH][2][WO_NBUCKET + 1], upg_bucket[3][WO_NBUCKET + 1];
+    int list_off[WO_NLISTS], pay_used;
+    uint16_t bucket[WO_NLISTS][WO_NBUCKET + 1];
+    uint8_t bucket_fit[WO_NLISTS][WO_NBUCKET][25];     /* per bucket and (coal, glass): entries that fit */
+    uint16_t fit_count[WO_NLISTS][WO_NSTORE];          /* per storage: payments it can make */
     uint32_t pay_pool[WO_PAY_POOL];
-    int n_lists;
-    uint16_t fit_count[2 * WO_NMACH + 3][WO_NSTORE];   /* per list and storage: payments it can make */
     char card_id[WO_NCARDS][ES_NAME_BYTES];
     char task_id[WO_NTASKCARDS][ES_NAME_BYTES];
     char special_id[WO_NSPECIAL][ES_NAME_BYTES];
