@@ -3,8 +3,10 @@
 Both implement shared/rules/wolsung.md through docs/wolsung_engine.md independently; at every
 step they must agree on the current player, the legal moves, the chance outcomes with their
 exact probabilities, the scores and, at the end, the returns. 200 seeded random games per player
-count (2, 3 and 4) across option sets; then a coverage test that those games reached every move
-kind, every chance event, the neutral, both deck events, the Strike and every upgrade.
+count (2, 3 and 4) across option sets; in the games with hidden placement (spec 4.9) also what
+every viewer sees of the workers in the factories after every step; then a coverage test that
+those games reached every move kind, every chance event, the neutral, both deck events, the
+Strike, every upgrade and the hidden placements.
 Disagreements are judged from the spec in FINDINGS.md.
 """
 

@@ -285,6 +285,11 @@ def test_4_9_render_view_shows_only_the_hidden_total():
     own = next(line for line in text if line.startswith("P2 "))
     assert "hidden" not in own.split("task")[0]
     assert "hidden" not in next(line for line in s.to_text().splitlines() if line.startswith("P0 ")).split("task")[0]
+    # the play view (python/eurosearch/views/wolsung.py) shows the same
+    from eurosearch.views import wolsung as wolsung_view
+    seats = {x["seat"]: x["facts"] for x in wolsung_view.view(s, 2)["seats"]}
+    assert seats[0]["in factories"] == "0/0/0" and seats[0]["hidden in factories"] == sum(f["fac"][0])
+    assert "hidden in factories" not in seats[2] and seats[2]["in factories"] == "/".join(map(str, f["fac"][2]))
 
 
 def _caps(g, s, p):
