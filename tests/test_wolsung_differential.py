@@ -3,8 +3,10 @@
 Both implement shared/rules/wolsung.md through docs/wolsung_engine.md independently; at every
 step they must agree on the current player, the legal moves, the chance outcomes with their
 exact probabilities, the scores and, at the end, the returns. 200 seeded random games per player
-count (2, 3 and 4) across option sets; then a coverage test that those games reached every move
-kind, every chance event, the neutral, both deck events, the Strike and every upgrade.
+count (2, 3 and 4) across option sets; in the games with hidden placement (spec 4.9) also what
+every viewer sees of the workers in the factories after every step; then a coverage test that
+those games reached every move kind, every chance event, the neutral, both deck events, the
+Strike, every upgrade and the hidden placements.
 Disagreements are judged from the spec in FINDINGS.md.
 """
 
@@ -32,7 +34,7 @@ OPTION_SETS = [
     {"exchange_allows_gold_input": True, "converter_accepts_gold": True},
     {"finite_supply": True, "fe_forced_last_factory_only": True},
     {"fe_single_pick_only": True, "time_machine_per_factory": True, "strike_returns_at_22": True},
-    {"start_player": 1},  # hidden_placement: not in the native engine yet (see report)
+    {"start_player": 1, "hidden_placement": True},   # section 4.9: the views are compared too
 ]
 
 KIND_NAMES = {
@@ -50,8 +52,9 @@ PLAYED: set[int] = set()
 class Recording:
     """The reference state, recording what each applied move or outcome did (for coverage)."""
 
-    def __init__(self, state):
+    def __init__(self, state, native=None):
         self.state = state
+        self.native = native        # hidden placement: the native state, to compare the views
         self.tm_uses: Counter[tuple[int, int]] = Counter()
 
     def __getattr__(self, name):
@@ -96,7 +99,11 @@ class Recording:
             REACHED["STRIKE at setup"] += 1
         elif name == "TIE" and NEUTRAL in [arg // 5 ** i % 5 for i in range(len(s.ranking[0]))]:
             REACHED["TIE with the neutral"] += 1
+        if self.native is not None and name == "PLACE":
+            REACHED["PLACE seen as its total only (hidden_placement)"] += s.move_view(move, (s.actor + 1) % s.ref.players) != move
         s.apply(move)
+        if self.native is not None:
+            compare_views(self.native, s)
         if NEUTRAL in s.track and s.phase == "factory":
             REACHED["neutral on the order track"] += 1
         if before_round == ref_mod.ROUND_MERGE_B and s.round != before_round and len(s.deck) > before_deck:
@@ -115,10 +122,30 @@ class Recording:
                 REACHED["task points scored"] += 1
 
 
+def compare_views(native, ref) -> None:
+    """Section 4.9: the workers in the factories each viewer sees, native (its observation, whose
+    seat rows hold them, seats relative to the viewer) against the reference's visible_workers."""
+    n = ref.ref.players
+    offset, (_, width) = next((off, shape) for name, off, shape in native.game.observation_layout() if name == "seats")
+    for viewer in range(n):
+        obs = native.observation(viewer)
+        seen, hidden = ref.visible_workers(viewer)
+        for k in range(n):
+            p = (viewer + k) % n
+            row = obs[offset + k * width:][:width]
+            assert [round(float(x) * 8) for x in row[7:10]] == seen[p], f"viewer {viewer} sees seat {p}'s workers"
+            if hidden[p]:
+                REACHED["a placement hidden from a viewer (hidden_placement)"] += 1
+            if p != viewer and ref.open_factory() is not None and seen[p][ref.open_factory()]:
+                REACHED["hidden placement counted at the opening (hidden_placement)"] += 1
+
+
 def play(players: int, options: dict, seed: int) -> int:
     g = es.game("wolsung", players=players, options=options)
-    ref = Recording(WolsungReference(g.data, players, g.options).initial_state())
-    return play_both(g.initial_state(), ref, random.Random(seed))
+    native = g.initial_state()
+    ref = Recording(WolsungReference(g.data, players, g.options).initial_state(),
+                    native if options.get("hidden_placement") else None)
+    return play_both(native, ref, random.Random(seed))
 
 
 def test_data_file_is_the_spec_provisional_set():
@@ -152,6 +179,8 @@ COVERED = [
     "BUILD with gold as a Converter substitute (converter_accepts_gold)",
     "TIME_MACHINE twice in a round (time_machine_per_factory)", "STRIKE at setup",
     "round 22: the Strike back (strike_returns_at_22)", "finite supply: a siding refilled short",
+    "PLACE seen as its total only (hidden_placement)", "a placement hidden from a viewer (hidden_placement)",
+    "hidden placement counted at the opening (hidden_placement)",
 ]
 
 

@@ -185,6 +185,175 @@ def test_c11_deck_b_joins_after_round_12_and_discards_after_round_22_wo_a13_wo_a
     assert seen12 and seen22
 
 
-def test_hidden_placement_variant_is_refused_until_implemented():
-    with pytest.raises(ValueError, match="hidden_placement"):
-        es.game("wolsung", players=3, options={"hidden_placement": True})
+# ---------------------------------------------------------------- hidden placement (spec 4.9)
+
+PH_PLACE, PH_TM = 5, 7
+HIDDEN = {"hidden_placement": True, "start_player": 0}
+
+
+def _play_to(g, stop, seed, limit=20000):
+    rng = random.Random(seed)
+    s = g.initial_state()
+    for _ in range(limit):
+        if stop(s):
+            return s
+        assert not s.is_terminal(), "the game ended before the position"
+        s.apply(s.sample_chance(rng.getrandbits(64)) if s.is_chance() else rng.choice(s.legal_moves()))
+    raise AssertionError("position not reached")
+
+
+def _view(s, p):
+    return (s.to_json(viewer=p), s.to_text(viewer=p), s.observation(p).tobytes(),
+            tuple(sorted(s.legal_moves())) if s.current_player == p else ())
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+@pytest.mark.parametrize("rnd", [1, 4])
+def test_4_9_a_later_player_sees_nothing_of_an_earlier_placement(n, rnd):
+    """Spec 4.9 and 7: placement is sequenced in seat order, and whatever the start player
+    places, the next player's view (JSON, text, observation, legal moves) is the same; the
+    placer's own view does depend on it, so the check can fail."""
+    g = es.game("wolsung", players=n, options=HIDDEN)
+    s = _play_to(g, lambda s: fields(s)["phase"] == PH_PLACE and fields(s)["round"] == rnd
+                 and s.current_player == (rnd - 1) % n, seed=rnd)
+    placer, nxt = s.current_player, (s.current_player + 1) % n
+    variants = []
+    for m in s.legal_moves():
+        t = s.clone()
+        t.apply(m)
+        assert t.current_player == nxt
+        variants.append(t)
+    assert len(variants) >= 3
+    assert len({_view(t, nxt) for t in variants}) == 1, "the next player's view depends on the placement"
+    for q in range(n):                       # nobody else learns it either
+        if q != placer:
+            assert len({_view(t, q) for t in variants}) == 1
+    assert len({_view(t, placer) for t in variants}) == len(variants)
+    # the total placed stays public: every viewer sees it among the hidden workers
+    for t in variants:
+        assert fields(t, viewer=nxt)["hidden_workers"][placer] == sum(fields(t)["fac"][placer])
+
+
+def test_4_9_open_placement_is_public_without_the_option():
+    """Spec 4.2 step 2 (the standard rules): everyone sees who put how many workers where."""
+    g = es.game("wolsung", players=3, options={"start_player": 0})
+    s = _play_to(g, lambda s: fields(s)["phase"] == PH_PLACE and s.current_player == 0 and fields(s)["round"] == 2, seed=3)
+    views = set()
+    for m in s.legal_moves():
+        t = s.clone()
+        t.apply(m)
+        views.add(t.to_json(viewer=1))
+        assert fields(t, viewer=1)["fac"] == fields(t)["fac"] and fields(t, viewer=1)["hidden_workers"] == [0] * 4
+    assert len(views) == len(s.legal_moves())
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_4_9_counts_become_public_at_the_opening_and_others_stay_hidden(n):
+    """Spec 4.9: the counts of the factory being opened are public to everyone (the neutral's
+    count draw, the Time-machine window); the other factories stay private to their owners."""
+    g = es.game("wolsung", players=n, options=HIDDEN)
+    rng = random.Random(n)
+    s = g.initial_state()
+    opened = 0
+    while not s.is_terminal():
+        f = fields(s)
+        if f["phase"] in (PH_NCOUNT, PH_TM) or (f["phase"] == PH_PLACE and f["round"] > 2):
+            fac = g.data.schedule[f["round"] - 1][f["fac_idx"]] if f["phase"] != PH_PLACE else None
+            for p in range(n):
+                v = fields(s, viewer=p)
+                for q in range(n):
+                    if q == p:
+                        assert v["fac"][q] == f["fac"][q] and v["hidden_workers"][q] == 0
+                        continue
+                    shown = [f["fac"][q][x] if x == fac else 0 for x in range(3)]
+                    assert v["fac"][q] == shown
+                    assert v["hidden_workers"][q] == sum(f["fac"][q]) - sum(shown)
+                    # the total still hidden is public: 21 - workshop - supply - the opened count
+                    assert v["hidden_workers"][q] == 21 - v["workshop"][q] - v["supply"][q] - sum(v["fac"][q])
+            opened += fac is not None and any(f["fac"][q][fac] for q in range(n))
+        s.apply(s.sample_chance(rng.getrandbits(64)) if s.is_chance() else rng.choice(s.legal_moves()))
+    assert opened > 5
+
+
+def test_4_9_render_view_shows_only_the_hidden_total():
+    g = es.game("wolsung", players=3, options=HIDDEN)
+    s = _play_to(g, lambda s: fields(s)["phase"] == PH_PLACE and fields(s)["round"] == 2 and s.current_player == 2, seed=1)
+    f = fields(s)
+    text = s.to_text(viewer=2).splitlines()
+    p0 = next(line for line in text if line.startswith("P0 "))
+    assert "factories 0/0/0" in p0 and f" +{sum(f['fac'][0])} hidden" in p0
+    own = next(line for line in text if line.startswith("P2 "))
+    assert "hidden" not in own.split("task")[0]
+    assert "hidden" not in next(line for line in s.to_text().splitlines() if line.startswith("P0 ")).split("task")[0]
+    # the play view (python/eurosearch/views/wolsung.py) shows the same
+    from eurosearch.views import wolsung as wolsung_view
+    seats = {x["seat"]: x["facts"] for x in wolsung_view.view(s, 2)["seats"]}
+    assert seats[0]["in factories"] == "0/0/0" and seats[0]["hidden in factories"] == sum(f["fac"][0])
+    assert "hidden in factories" not in seats[2] and seats[2]["in factories"] == "/".join(map(str, f["fac"][2]))
+
+
+def _caps(g, s, p):
+    """Workers p placed since each factory last opened (public): the bound determinize keeps."""
+    f = fields(s)
+    placed = f["placed"][p]
+    caps = []
+    for x in range(3):
+        last = 0
+        for r in range(1, f["round"] + 1):
+            if x in g.data.schedule[r - 1] and (r < f["round"] or f["phase"] not in (PH_PLACE,)):
+                last = r
+        caps.append(sum(placed[last + 1:f["round"] + 1]))
+    return caps
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_4_9_determinize_keeps_the_view_and_resamples_hidden_placements(n):
+    """Spec 6 (information set under 4.9): determinize(p) changes nothing p sees, keeps every
+    public total, keeps each factory within what its owner placed since it last opened, and
+    does move the hidden workers."""
+    g, states = random_states(n, 40 + n, every=11, games=2, options=HIDDEN)
+    moved = 0
+    for s in states:
+        for p in range(n):
+            for seed in (1, 2):
+                d = s.determinize(p, seed)
+                assert d.to_json(viewer=p) == s.to_json(viewer=p)
+                assert d.to_text(viewer=p) == s.to_text(viewer=p)
+                assert d.observation(p).tobytes() == s.observation(p).tobytes()
+                assert d.current_player == s.current_player
+                assert sorted(d.legal_moves()) == sorted(s.legal_moves()) or d.current_player != p
+                g.state_from_bytes(d.to_bytes())              # a full, valid state
+                fd, fs = fields(d), fields(s)
+                for q in range(n):
+                    assert sum(fd["fac"][q]) == sum(fs["fac"][q])
+                moved += fd["fac"] != fs["fac"]
+    assert moved > len(states) // 2
+
+
+def test_4_9_determinize_is_uniform_over_the_allowed_splits():
+    """The documented distribution (docs/wolsung_engine.md): each other player's hidden workers
+    are spread uniformly over the vectors with their total in which no factory holds more than
+    they placed since it last opened. Checked with fixed seeds by a chi-square test."""
+    g = es.game("wolsung", players=3, options=HIDDEN)
+    s = _play_to(g, lambda s: fields(s)["phase"] == PH_PLACE and fields(s)["round"] == 6 and s.current_player == 2, seed=7)
+    f = fields(s)
+    q = 1
+    h, caps = sum(f["fac"][q]), _caps(g, s, q)
+    allowed = [(a, b, h - a - b) for a in range(h + 1) for b in range(h + 1 - a)
+               if a <= caps[0] and b <= caps[1] and h - a - b <= caps[2]]
+    assert len(allowed) >= 4 and tuple(f["fac"][q]) in [tuple(x) for x in allowed]
+    runs = 200 * len(allowed)
+    counts = Counter(tuple(fields(s.determinize(2, seed))["fac"][q]) for seed in range(runs))
+    assert set(counts) == set(allowed)
+    exp = runs / len(allowed)
+    chi2 = sum((counts[x] - exp) ** 2 / exp for x in allowed)
+    assert chi2 < len(allowed) + 6 * (2 * len(allowed)) ** 0.5, chi2
+
+
+def test_4_9_information_set_search_runs_on_hidden_placements():
+    """ISMCTS keys an opponent's placement by what the searcher sees of it (move_view:
+    PLACE_HIDDEN with the total), so it must search a placement node without error."""
+    g = es.game("wolsung", players=3, options=HIDDEN)
+    s = _play_to(g, lambda s: fields(s)["phase"] == PH_PLACE and fields(s)["round"] == 3 and s.current_player == 2, seed=2)
+    res = s.mcts(2, iterations=300, information_sets=True)
+    assert res

@@ -388,3 +388,96 @@ def test_three_factories_in_one_round_are_accepted_from_an_owners_file_wo_a36():
         else:
             s.apply(s.legal_moves()[0])
     assert opened == {0, 1, 2}
+
+
+# ---------------------------------------------------------------- the move-list bound (WO_MAX_MOVES)
+
+def _worst_machine_turn(g, cards, upg):
+    """A Machine-phase node where the actor holds 4 of every cube (the worst storage: the number
+    of payments only grows with the storage), with `cards` in the office and upgrades `upg`."""
+    s = drive(g, g.new_state(seed=3), lambda f: f["phase"] == PH_MACHINE)
+    f = fields(s)
+    p = f["actor"]
+    deck = f["deck"] | sum(1 << c for c in f["office"] if c >= 0)
+    deck &= ~sum(1 << c for c in cards)
+    others = [c for c in range(40) if f["owned"][p] >> c & 1 == 0]
+    assert all(c in others for c in cards)
+    stor = f["storage"]
+    stor[p] = [4] * 5
+    return p, edit(g, s, office=list(cards), deck=deck & ~sum(f["owned"][q] for q in range(4)),
+                   deck_b=f["deck_b"] & ~sum(1 << c for c in cards),
+                   storage=stor, upg=[upg if q == p else f["upg"][q] for q in range(4)])
+
+
+def _expected_list(g, cards, upg, options):
+    """The reference's count: PASS + every distinct payment of each office card and upgrade."""
+    from eurosearch.reference import wolsung as ref
+    full = (4,) * 5
+    conv = bool(upg & 4)
+    n = 1 + sum(len(ref.machine_payments(full, g.data.machines[c].cost + (0,), conv, options.get("converter_accepts_gold", False),
+                                         False)) for c in cards)
+    n += sum(len(ref.upgrade_payments(full, ref.UPGRADE_COST[u], options.get("exchange_allows_gold_input", False)))
+             for u in range(3) if not upg >> u & 1)
+    return n
+
+
+@pytest.mark.parametrize("options", [{}, {"converter_accepts_gold": True, "exchange_allows_gold_input": True}])
+def test_move_list_bound_holds_in_the_worst_case_of_the_provisional_data(options):
+    """WO_MAX_MOVES (wolsung.h): a full storage, the Converter owned and three 4-VP machines
+    (the most payments of the provisional cards) in the office. With both gold options the list is far above the old
+    cap of 4096 (it used to be cut there) and must be complete."""
+    g = es.game("wolsung", players=3, options={"start_player": 0, **options})
+    cards = [32, 33, 34]                 # 4 VP, 6 cubes of 3 types: the most payments (P5)
+    assert all(sum(g.data.machines[c].cost) == 6 for c in cards)
+    p, s = _worst_machine_turn(g, cards, upg=4)
+    moves = s.legal_moves()
+    assert len(moves) == len(set(moves)) == _expected_list(g, cards, 4, options)
+    assert len(moves) <= g.max_moves
+    assert len(moves) == (5903 if options else 2185)      # docs/wolsung_engine.md, the bound
+    if options:
+        assert len(moves) > 4096
+    # random play draws from the same complete list (the random_move hook)
+    assert {s.random_move(seed) for seed in range(200)} <= set(moves)
+
+
+def test_move_list_bound_holds_for_any_data_the_engine_accepts():
+    """The bound is over every cost the engine accepts (0..3 of each building type): an owner's
+    file whose three office cards cost coal 2, glass 2, iron 2, wood 1 (the most payments of
+    any cost, 1837 with converter_accepts_gold) gives 1 + 3 x 1837 + 221 + 575 = 6308 moves."""
+    from eurosearch.games import wolsung_data as wd
+    import tomllib, tempfile
+    raw = tomllib.loads(wd.DEFAULT_DATA.read_text())
+    raw["meta"]["status"] = "owner"
+    for m in raw["machines"][32:35]:
+        m["cost"] = {"coal": 2, "glass": 2, "iron": 2, "wood": 1}
+    path = tempfile.mktemp(suffix=".json")
+    open(path, "w").write(json.dumps(raw))
+    options = {"converter_accepts_gold": True, "exchange_allows_gold_input": True}
+    g = es.game("wolsung", players=3, data=path, options={"start_player": 0, **options})
+    p, s = _worst_machine_turn(g, [32, 33, 34], upg=4)
+    moves = s.legal_moves()
+    assert len(moves) == len(set(moves)) == _expected_list(g, [32, 33, 34], 4, options) == 6308
+    assert g.max_moves >= 6308
+
+
+@pytest.mark.parametrize("options", [{"converter_accepts_gold": True, "exchange_allows_gold_input": True},
+                                     {"hidden_placement": True, "fe_single_pick_only": True}])
+def test_random_move_is_the_listed_move_at_the_drawn_index_with_options(options):
+    """The random_move hook (eurosearch.h contract) under the options that change the lists."""
+    import random
+    from eurosearch import _native
+    g = es.game("wolsung", players=3, options=options)
+    checked = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        s = g.new_state(seed=seed)
+        while not s.is_terminal():
+            if s.is_chance():
+                s.apply(s.sample_chance(rng.getrandbits(63)))
+                continue
+            moves = s.legal_moves()
+            draw = rng.getrandbits(64)
+            assert s.random_move(draw) == moves[_native.rng_below(draw, len(moves))]
+            checked += 1
+            s.apply(rng.choice(moves))
+    assert checked > 300

@@ -10,7 +10,7 @@
 #include "rng.h"
 #include "stop.h"
 
-#define ES_STACK_MOVES 4096   /* every game's max_moves / max_chance_outcomes fits */
+#define ES_STACK_MOVES 8192   /* every game's max_moves / max_chance_outcomes fits */
 #define ES_PLAYOUT_STEP_LIMIT (1 << 22)
 #define ES_MAX_STATE_SIZE 8192   /* scratch states live on the stack */
 

@@ -8,7 +8,7 @@
 #include "eurosearch.h"
 #include "stop.h"
 
-#define ES_STACK_MOVES 4096       /* every game's max_moves / max_chance_outcomes fits */
+#define ES_STACK_MOVES 8192       /* every game's max_moves / max_chance_outcomes fits */
 #define ES_MAX_STATE_BYTES 8192   /* scratch states may live on the stack */
 
 static inline double es_now_seconds(void) {

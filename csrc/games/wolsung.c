@@ -32,14 +32,14 @@ static inline int sched_fac(const es_game *g, const wo_state *s) { return DATA(g
 
 /* ---------------------------------------------------------------- setup */
 
+static int build_payment_lists(const es_game *g, wo_data *d);
+
 static int wo_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t errlen) {
     size_t need = 9 + WO_ROUNDS * 4 + WO_NFAC * 10 + WO_NMACH * 7 + WO_NTASKCARDS * (1 + WO_MAXTASKS * (2 + WO_MAXICONS))
                   + WO_NSPECIAL * 7 + (WO_NCARDS + WO_NTASKCARDS + WO_NSPECIAL) * ES_NAME_INTS;
     if (!t || len != need) return es_setup_error(err, errlen, "wolsung data: the table has %zu entries, expected %zu", len, need);
     if (t[0] != WO_TABLE_VERSION) return es_setup_error(err, errlen, "wolsung data: table version %d, expected %d", t[0], WO_TABLE_VERSION);
     const int32_t *o = g->options;
-    if (o[WO_OPT_HIDDEN])
-        return es_setup_error(err, errlen, "wolsung option hidden_placement: the section 4.9 variant is not implemented yet");
     if (!IN(o[WO_OPT_START_PLAYER], -1, g->players - 1))
         return es_setup_error(err, errlen, "wolsung option start_player must be -1 or a seat 0..%d", g->players - 1);
     for (int i = 1; i < WO_NOPTIONS; i++)
@@ -80,6 +80,8 @@ static int wo_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
         for (int r = 0; r < 4; r++) { d->m_cost[c][r] = t[k++]; sum += d->m_cost[c][r]; NEED(IN(d->m_cost[c][r], 0, 3), "wolsung data: machines[%d]: cost out of range 0..3", c); }
         NEED(sum >= 1, "wolsung data: machines[%d]: empty cost", c);
         if (d->m_vp[c] <= 2) d->deck_a |= 1ULL << c; else d->deck_b |= 1ULL << c;
+        d->cat_mask[d->m_type[c]] |= 1ULL << c;          /* task icons: types 0..3, regions 4..7 */
+        d->cat_mask[4 + d->m_region[c]] |= 1ULL << c;
     }
     d->deck_a |= 1ULL << WO_STRIKE;
     NEED(popc(d->deck_a) >= 4, "wolsung data: machines: deck A needs at least 3 machines");
@@ -107,6 +109,11 @@ static int wo_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
         d->n_change += d->sp_change[i];
         for (int j = 0; j < i; j++) NEED(d->sp_value[j] != d->sp_value[i], "wolsung data: specials: values must be distinct (WO-A5)");
     }
+    for (int idx = 0; idx < WO_NSTORE; idx++) st_unpack(idx, d->digit[idx]);
+    g->data = d;   /* the payment search reads the data and options */
+    int too_many = build_payment_lists(g, d);
+    g->data = NULL;
+    NEED(!too_many, "wolsung data: machines: too many payments to list");
     for (int c = 0; c < WO_NCARDS; c++, k += ES_NAME_INTS) es_read_name(t + k, d->card_id[c]);
     for (int c = 0; c < WO_NTASKCARDS; c++, k += ES_NAME_INTS) es_read_name(t + k, d->task_id[c]);
     for (int c = 0; c < WO_NSPECIAL; c++, k += ES_NAME_INTS) es_read_name(t + k, d->special_id[c]);
@@ -117,63 +124,182 @@ static int wo_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
 
 /* ---------------------------------------------------------------- payments (spec 4.6) */
 
-/* Every distinct storage left after paying `units` (types 0..3 for a machine's cost units,
- * WO_GOLD for an upgrade's gold units) from st. Returns the count, indices in out. */
-static int pay_results(const es_game *g, const uint8_t *st, const int *units, int nunits, int converter,
-                       uint16_t *out) {
-    static __thread uint64_t mark[2][(WO_NSTORE + 63) / 64];
+static const int P5[WO_NRES] = {1, 5, 25, 125, 625};
+
+/* Dedupe marks for the payment search: a generation stamp per storage index, so that a new
+ * round of marks costs one increment instead of clearing the table. */
+static __thread uint32_t mark_gen, mark_stamp[WO_NSTORE];
+static inline void marks_next(void) {
+    if (++mark_gen == 0) { memset(mark_stamp, 0, sizeof mark_stamp); mark_gen = 1; }
+}
+
+/* Every distinct storage left after building machine c from st (spec 4.6): each unit of cost
+ * of type t is paid by a cube of t, or 3 gold, or (Converter) 2 cubes of types other than t
+ * (building types; gold too with converter_accepts_gold). Returns the count, indices in out.
+ * Used at setup, from a full storage, to list every payment (see payment lists below). */
+static int machine_results(const es_game *g, const uint8_t *st, int c, int converter, uint16_t *out) {
+    const wo_data *d = DATA(g);
+    const int *k = d->m_cost[c];
+    int base = st_index(st), n = 0;
+    if (!converter) {
+        /* a unit is a cube of its type or 3 gold: the results differ exactly by how many units
+         * of each type are exchanged (e[t] from the shortfall up to k[t], 3 gold each) */
+        int lo[4], xmax = st[WO_GOLD] / 3;
+        for (int t = 0; t < 4; t++) lo[t] = k[t] > st[t] ? k[t] - st[t] : 0;
+        if (lo[0] + lo[1] + lo[2] + lo[3] > xmax) return 0;
+        for (int e0 = lo[0]; e0 <= k[0]; e0++)
+            for (int e1 = lo[1]; e1 <= k[1]; e1++)
+                for (int e2 = lo[2]; e2 <= k[2]; e2++)
+                    for (int e3 = lo[3]; e3 <= k[3]; e3++) {
+                        int x = e0 + e1 + e2 + e3;
+                        if (x > xmax) break;
+                        out[n++] = (uint16_t)(base - (k[0] - e0) - 5 * (k[1] - e1) - 25 * (k[2] - e2) - 125 * (k[3] - e3) - 3 * 625 * x);
+                    }
+        return n;
+    }
+    /* With the Converter: breadth-first over the units, one frontier of distinct storages each */
     static __thread uint16_t buf[2][WO_NSTORE];
-    int conv_gold = g->options[WO_OPT_CONV_GOLD], xgold = g->options[WO_OPT_XGOLD];
-    int n = 1, cur = 0;
-    buf[0][0] = (uint16_t)st_index(st);
-    for (int u = 0; u < nunits; u++) {
-        int nx = cur ^ 1, m = 0, t = units[u];
-        memset(mark[nx], 0, sizeof mark[nx]);
-#define ADD(idx) do { int _i = (idx); if (!(mark[nx][_i >> 6] >> (_i & 63) & 1)) { mark[nx][_i >> 6] |= 1ULL << (_i & 63); buf[nx][m++] = (uint16_t)_i; } } while (0)
-        static const int P5[5] = {1, 5, 25, 125, 625};
-        for (int i = 0; i < n; i++) {
-            int idx = buf[cur][i];
-            uint8_t r[WO_NRES];
-            st_unpack(idx, r);
-            if (t < WO_GOLD) {
+    int top = g->options[WO_OPT_CONV_GOLD] ? WO_NRES : 4, cur = 0;
+    n = 1;
+    buf[0][0] = (uint16_t)base;
+    for (int t = 0; t < 4; t++) {
+        int pair_off[10], pa[10], pb[10], np = 0;   /* the Converter pairs for a unit of t */
+        for (int a = 0; a < top; a++)
+            for (int b = a; b < top; b++)
+                if (a != t && b != t) { pair_off[np] = P5[a] + P5[b]; pa[np] = a; pb[np++] = b; }
+        for (int u = 0; u < k[t]; u++) {
+            int nx = cur ^ 1, m = 0;
+            marks_next();
+#define ADD(idx) do { int _i = (idx); if (mark_stamp[_i] != mark_gen) { mark_stamp[_i] = mark_gen; buf[nx][m++] = (uint16_t)_i; } } while (0)
+            for (int i = 0; i < n; i++) {
+                int idx = buf[cur][i];
+                const uint8_t *r = d->digit[idx];
                 if (r[t]) ADD(idx - P5[t]);
                 if (r[WO_GOLD] >= 3) ADD(idx - 3 * P5[WO_GOLD]);
-                if (converter) {
-                    int top = conv_gold ? WO_NRES : 4;
-                    for (int a = 0; a < top; a++) {
-                        if (a == t || !r[a]) continue;
-                        for (int b = a; b < top; b++) {
-                            if (b == t || r[b] < (a == b ? 2 : 1)) continue;
-                            ADD(idx - P5[a] - P5[b]);
-                        }
-                    }
-                }
-            } else {
-                if (r[WO_GOLD]) ADD(idx - P5[WO_GOLD]);
-                int top = xgold ? WO_NRES : 4;
-                for (int a = 0; a < top; a++)
-                    for (int b = a; b < top; b++)
-                        for (int c = b; c < top; c++) {
-                            int need[WO_NRES] = {0};
-                            need[a]++; need[b]++; need[c]++;
-                            if (r[a] >= need[a] && r[b] >= need[b] && r[c] >= need[c]) ADD(idx - P5[a] - P5[b] - P5[c]);
-                        }
+                for (int j = 0; j < np; j++)
+                    if (r[pa[j]] && r[pb[j]] >= 1 + (pa[j] == pb[j])) ADD(idx - pair_off[j]);
             }
-        }
 #undef ADD
-        n = m;
-        cur = nx;
-        if (!n) return 0;
+            n = m;
+            cur = nx;
+            if (!n) return 0;
+        }
     }
     memcpy(out, buf[cur], (size_t)n * sizeof *out);
     return n;
 }
 
-static int machine_units(const wo_data *d, int c, int *units) {
-    int n = 0;
-    for (int r = 0; r < 4; r++)
-        for (int k = 0; k < d->m_cost[c][r]; k++) units[n++] = r;
+/* Every distinct storage left after paying an upgrade of `cost` gold (spec 4.6): a gold units
+ * paid directly, the other cost - a with 3 building cubes each (3 cubes of any type with
+ * exchange_allows_gold_input, x of them gold). The total paid, 3 cost - 2a, fixes a, and the
+ * gold paid then fixes x: every (a, x, building cubes) below is a different storage. */
+static int upgrade_results(const es_game *g, const uint8_t *st, int cost, uint16_t *out) {
+    int base = st_index(st), n = 0, xgold = g->options[WO_OPT_XGOLD];
+    for (int a = cost < st[WO_GOLD] ? cost : st[WO_GOLD]; a >= 0; a--) {
+        int m = 3 * (cost - a), xmax = xgold ? (m < st[WO_GOLD] - a ? m : st[WO_GOLD] - a) : 0;
+        for (int x = 0; x <= xmax; x++) {
+            int b = m - x;
+            for (int b0 = 0; b0 <= st[0] && b0 <= b; b0++)
+                for (int b1 = 0; b1 <= st[1] && b0 + b1 <= b; b1++)
+                    for (int b2 = 0; b2 <= st[2] && b0 + b1 + b2 <= b; b2++) {
+                        int b3 = b - b0 - b1 - b2;
+                        if (b3 <= st[3]) out[n++] = (uint16_t)(base - b0 - 5 * b1 - 25 * b2 - 125 * b3 - 625 * (a + x));
+                    }
+        }
+    }
     return n;
+}
+
+/* Payment lists. Whether a vector P of paid cubes pays a machine (or an upgrade) does not depend
+ * on the storage: the payment is legal from storage s iff P <= s. So setup lists, per machine
+ * card and Converter flag and per upgrade, every payment vector a full storage (4 of each) can
+ * make, and the moves from s are the entries with P <= s, leaving s - P: distinct P give
+ * distinct storages. An entry is P in 4-bit fields (bits 0-19) and P's storage index (bits
+ * 20-31); P <= s is one subtraction against s's fields with guard bits (pack_guarded). */
+#define WO_GUARD 0x88888u
+static inline uint32_t pack_guarded(const uint8_t *st) {
+    return WO_GUARD | st[0] | (uint32_t)st[1] << 4 | (uint32_t)st[2] << 8 | (uint32_t)st[3] << 12 | (uint32_t)st[4] << 16;
+}
+static inline int fits(uint32_t guarded, uint32_t entry) { return ((guarded - (entry & 0xFFFFFu)) & WO_GUARD) == WO_GUARD; }
+
+/* The payment list of machine c with or without the Converter, and of upgrade u. */
+static inline int machine_list(int c, int conv) { return 2 * c + conv; }
+static inline int upgrade_list(int u) { return 2 * WO_NMACH + u; }
+
+/* Append payment list `list` to the pool, sorted by P's storage index: its buckets (P's three
+ * high digits: iron, wood, gold) with, per bucket, how many entries fit each (coal, glass) of a
+ * storage, and per storage how many entries fit (a sum over the dominated storages). -1 if the
+ * pool is full. */
+static int add_payments(wo_data *d, int list, const uint16_t *res, int m) {
+    static __thread uint8_t paid[WO_NSTORE];
+    if (d->pay_used + m > WO_PAY_POOL) return -1;
+    int full = WO_NSTORE - 1, n = d->pay_used;
+    uint16_t *bucket = d->bucket[list];
+    memset(paid, 0, sizeof paid);
+    for (int i = 0; i < m; i++) paid[full - res[i]] = 1;
+    d->list_off[list] = n;
+    for (int pidx = 0; pidx < WO_NSTORE; pidx++) {
+        if (pidx % 25 == 0) bucket[pidx / 25] = (uint16_t)(n - d->pay_used);
+        if (!paid[pidx]) continue;
+        const uint8_t *q = d->digit[pidx];
+        d->pay_pool[n++] = (uint32_t)(q[0] | q[1] << 4 | q[2] << 8 | q[3] << 12 | q[4] << 16) | (uint32_t)pidx << 20;
+        for (int low = 0; low < 25; low++)   /* low = s0 + 5 s1 */
+            d->bucket_fit[list][pidx / 25][low] = (uint8_t)(d->bucket_fit[list][pidx / 25][low] + (q[0] <= low % 5 && q[1] <= low / 5));
+    }
+    bucket[WO_NBUCKET] = (uint16_t)m;
+    uint16_t *fit = d->fit_count[list];
+    for (int i = 0; i < WO_NSTORE; i++) fit[i] = paid[i];
+    for (int r = 0; r < WO_NRES; r++)
+        for (int i = 0; i < WO_NSTORE; i++)
+            if (d->digit[i][r]) fit[i] = (uint16_t)(fit[i] + fit[i - P5[r]]);
+    d->pay_used = n;
+    return 0;
+}
+
+static int build_payment_lists(const es_game *g, wo_data *d) {
+    static __thread uint16_t res[WO_NSTORE];
+    const uint8_t full[WO_NRES] = {4, 4, 4, 4, 4};
+    for (int c = 0; c < WO_NMACH; c++)
+        for (int conv = 0; conv < 2; conv++)
+            if (add_payments(d, machine_list(c, conv), res, machine_results(g, full, c, conv, res))) return -1;
+    for (int u = 0; u < 3; u++)
+        if (add_payments(d, upgrade_list(u), res, upgrade_results(g, full, UPG_COST[u], res))) return -1;
+    return 0;
+}
+
+/* The storages left from st by the payments of `list`, as move ids of kind with argument
+ * arg + 3 * storage; only the buckets whose high digits fit are read. */
+static int list_payments(const wo_data *d, const uint8_t *st, int list, int kind, int arg, es_move *out) {
+    uint32_t gs = pack_guarded(st);
+    int base = st_index(st), m = 0;
+    const uint32_t *e = d->pay_pool + d->list_off[list];
+    const uint16_t *bucket = d->bucket[list];
+    for (int g4 = 0; g4 <= st[4]; g4++)
+        for (int g3 = 0; g3 <= st[3]; g3++)
+            for (int g2 = 0; g2 <= st[2]; g2++) {
+                int b = g2 + 5 * g3 + 25 * g4;
+                for (int i = bucket[b], end = bucket[b + 1]; i < end; i++)
+                    if (fits(gs, e[i])) out[m++] = MV(kind, arg + 3 * (base - (int)(e[i] >> 20)));
+            }
+    return m;
+}
+
+/* The storage index left from st by the want-th payment of `list` that st can make, in
+ * list_payments' order (how many there are: fit_count); whole buckets are skipped by count. */
+static int nth_payment(const wo_data *d, const uint8_t *st, int list, int want) {
+    uint32_t gs = pack_guarded(st);
+    const uint32_t *e = d->pay_pool + d->list_off[list];
+    const uint16_t *bucket = d->bucket[list];
+    int low = st[0] + 5 * st[1];
+    for (int g4 = 0; g4 <= st[4]; g4++)
+        for (int g3 = 0; g3 <= st[3]; g3++)
+            for (int g2 = 0; g2 <= st[2]; g2++) {
+                int b = g2 + 5 * g3 + 25 * g4, here = d->bucket_fit[list][b][low];
+                if (want >= here) { want -= here; continue; }
+                for (int i = bucket[b], end = bucket[b + 1]; i < end; i++)
+                    if (fits(gs, e[i]) && want-- == 0) return st_index(st) - (int)(e[i] >> 20);
+            }
+    return -1;
 }
 
 /* ---------------------------------------------------------------- scoring (spec 8.2) */
@@ -192,24 +318,17 @@ static int match_try(int i, const uint64_t *adj, int *mate, uint64_t *used) {
 
 static int task_points(const wo_data *d, uint64_t owned, int card) {
     if (card < 0) return 0;
-    int best = 0, nt = d->t_n[card];
+    int best = 0, nt = d->t_n[card], have = popc(owned);
     for (int sub = 1; sub < (1 << nt); sub++) {
         int pts = 0, ni = 0;
+        for (int j = 0; j < nt; j++)
+            if (sub >> j & 1) { pts += d->t_pts[card][j]; ni += d->t_nic[card][j]; }
+        if (pts <= best || ni > have) continue;
         uint64_t adj[WO_MAXTASKS * WO_MAXICONS];
-        for (int j = 0; j < nt; j++) {
-            if (!(sub >> j & 1)) continue;
-            pts += d->t_pts[card][j];
-            for (int i = 0; i < d->t_nic[card][j]; i++) {
-                int cat = d->t_icon[card][j][i];
-                uint64_t a = 0;
-                for (uint64_t o = owned; o; o &= o - 1) {
-                    int m = __builtin_ctzll(o);
-                    if ((cat < 4 && d->m_type[m] == cat) || (cat >= 4 && d->m_region[m] == cat - 4)) a |= 1ULL << m;
-                }
-                adj[ni++] = a;
-            }
-        }
-        if (pts <= best || ni > popc(owned)) continue;
+        ni = 0;
+        for (int j = 0; j < nt; j++)
+            if (sub >> j & 1)
+                for (int i = 0; i < d->t_nic[card][j]; i++) adj[ni++] = owned & d->cat_mask[d->t_icon[card][j][i]];
         int mate[WO_NMACH];
         for (int m = 0; m < WO_NMACH; m++) mate[m] = -1;
         int ok = 1;
@@ -533,29 +652,23 @@ static int wo_current_player(const es_game *g, const void *vs) {
 
 static int machine_move_count(const es_game *g, const wo_state *s, int p, es_move *out) {
     const wo_data *d = DATA(g);
-    static __thread uint16_t res[WO_NSTORE];
-    int n = 0;
-    if (out) out[n] = MV(WO_M_PASS, 0);
-    n++;
-    int units[16];
-    for (int k = 0; k < 3; k++) {
-        if (s->office[k] < 0) continue;
-        int nu = machine_units(d, s->office[k], units);
-        int m = pay_results(g, s->storage[p], units, nu, (s->upg[p] >> 2) & 1, res);
-        if (!out && m) return 2;
-        if (m > WO_MAX_MOVES - n) m = WO_MAX_MOVES - n;   /* only with the gold options */
-        if (out) for (int i = 0; i < m; i++) out[n + i] = MV(WO_M_BUILD, k + 3 * res[i]);
-        n += m;
+    int n = 0, conv = (s->upg[p] >> 2) & 1;
+    if (!out) {   /* only "is anything but PASS legal?" (run() skips forced passes) */
+        int st = st_index(s->storage[p]);
+        for (int k = 0; k < 3; k++)
+            if (s->office[k] >= 0 && d->fit_count[machine_list(s->office[k], conv)][st]) return 2;
+        for (int u = 0; u < 3; u++)
+            if (!(s->upg[p] >> u & 1) && d->fit_count[upgrade_list(u)][st]) return 2;
+        return 1;
     }
-    for (int u = 0; u < 3; u++) {
-        if (s->upg[p] >> u & 1) continue;
-        for (int i = 0; i < UPG_COST[u]; i++) units[i] = WO_GOLD;
-        int m = pay_results(g, s->storage[p], units, UPG_COST[u], 0, res);
-        if (!out && m) return 2;
-        if (m > WO_MAX_MOVES - n) m = WO_MAX_MOVES - n;
-        if (out) for (int i = 0; i < m; i++) out[n + i] = MV(WO_M_UPGRADE, u + 3 * res[i]);
-        n += m;
-    }
+    out[n++] = MV(WO_M_PASS, 0);
+    for (int k = 0; k < 3; k++)
+        if (s->office[k] >= 0) {
+            int c = s->office[k];
+            n += list_payments(d, s->storage[p], machine_list(c, conv), WO_M_BUILD, k, out + n);
+        }
+    for (int u = 0; u < 3; u++)
+        if (!(s->upg[p] >> u & 1)) n += list_payments(d, s->storage[p], upgrade_list(u), WO_M_UPGRADE, u, out + n);
     return n;
 }
 
@@ -580,6 +693,57 @@ static int wo_legal_moves(const es_game *g, const void *vs, es_move *out) {
     case WO_PH_MACHINE:
         return machine_move_count(g, s, p, out);
     default:
+        return 0;
+    }
+}
+
+/* The move legal_moves would list at index es_rng_u32_below(rng, n), without the list (the
+ * eurosearch.h contract): placements and picks by their rank, machine-phase moves by counting
+ * each target's payments and then finding the drawn one. */
+static es_move wo_random_move(const es_game *g, const void *vs, es_rng *rng, int *count) {
+    const wo_state *s = (const wo_state *)vs;
+    const wo_data *d = DATA(g);
+    int p = s->actor;
+    switch (s->phase) {
+    case WO_PH_PLACE: {
+        int w = s->workshop[p], n = *count = (w + 1) * (w + 2) / 2;
+        int k = (int)es_rng_u32_below(rng, (uint32_t)n);
+        for (int a = 0; a <= w; a++) {
+            if (k <= w - a) return MV(WO_M_PLACE, a + 5 * k + 25 * (w - a - k));
+            k -= w - a + 1;
+        }
+        return 0;
+    }
+    case WO_PH_TM:
+        *count = 2;
+        return MV(WO_M_TM, (int)es_rng_u32_below(rng, 2));
+    case WO_PH_PICK: {
+        int opt = pick_options(g, s, p), n = *count = __builtin_popcount((unsigned)opt);
+        if (!n) return 0;
+        for (int k = (int)es_rng_u32_below(rng, (uint32_t)n); k > 0; k--) opt &= opt - 1;
+        return MV(WO_M_PICK, __builtin_ctz((unsigned)opt));
+    }
+    case WO_PH_MACHINE: {
+        int conv = (s->upg[p] >> 2) & 1, cnt[6] = {0}, list[6], total = 1, st = st_index(s->storage[p]);
+        for (int t = 0; t < 6; t++) {   /* targets: office slots 0-2, upgrades 0-2 */
+            int open = t < 3 ? s->office[t] >= 0 : !(s->upg[p] >> (t - 3) & 1);
+            if (!open) continue;
+            list[t] = t < 3 ? machine_list(s->office[t], conv) : upgrade_list(t - 3);
+            total += cnt[t] = d->fit_count[list[t]][st];
+        }
+        *count = total;
+        int k = (int)es_rng_u32_below(rng, (uint32_t)total);
+        if (k-- == 0) return MV(WO_M_PASS, 0);
+        for (int t = 0; t < 6; t++) {
+            if (k < cnt[t]) {
+                return MV(t < 3 ? WO_M_BUILD : WO_M_UPGRADE, t % 3 + 3 * nth_payment(d, s->storage[p], list[t], k));
+            }
+            k -= cnt[t];
+        }
+        return 0;
+    }
+    default:
+        *count = -1;   /* not a decision node: the caller lists (and finds none) */
         return 0;
     }
 }
@@ -773,22 +937,73 @@ static void wo_apply(const es_game *g, void *vs, es_move m) {
 
 /* ---------------------------------------------------------------- knowledge */
 
-/* Other players' task cards are hidden (spec 6); nothing else is. */
+/* Hidden placement (spec 4.9, option hidden_placement): each player's per-factory placement
+ * is private until the factory opens; each player's total placed per round is public
+ * (placed[][]), and so is every workshop and personal supply, hence each player's total of
+ * workers still hidden in the factories. */
+
+/* The factory being resolved now (its counts are public from its opening), or -1. */
+static int open_factory(const es_game *g, const wo_state *s) {
+    int ph = s->phase;
+    if (ph == WO_PH_NCOUNT || ph == WO_PH_TM || ph == WO_PH_TIE || ph == WO_PH_NORDER || ph == WO_PH_PICK)
+        return sched_fac(g, s);
+    return -1;
+}
+
+/* How many of the current round's factories have opened (their placements so far revealed). */
+static int opened_this_round(const es_game *g, const wo_state *s) {
+    int ph = s->phase, all = DATA(g)->sched_n[s->round - 1];
+    if (ph == WO_PH_NCOUNT || ph == WO_PH_TM || ph == WO_PH_TIE || ph == WO_PH_NORDER || ph == WO_PH_PICK)
+        return s->fac_idx + 1;
+    if (ph == WO_PH_MACHINE || ph == WO_PH_CHANGE || ph == WO_PH_OVER) return all;
+    if ((ph == WO_PH_DRAW || ph == WO_PH_STRIKE) && s->fill_cont != T_DEAL) return all;   /* machine phase or round end */
+    return 0;   /* setup, worker phase */
+}
+
+/* Workers p placed since factory f last opened: public, and an upper bound on p's workers in f. */
+static int placed_since_open(const es_game *g, const wo_state *s, int p, int f) {
+    const wo_data *d = DATA(g);
+    int last = 0, total = 0;
+    for (int r = 1; r <= s->round; r++) {
+        int k = r < s->round ? d->sched_n[r - 1] : opened_this_round(g, s);
+        for (int i = 0; i < k; i++) if (d->sched[r - 1][i] == f) last = r;
+    }
+    for (int r = last + 1; r <= s->round; r++) total += s->placed[p][r];
+    return total;
+}
+
+/* Other players' task cards are hidden (spec 6); with hidden placement, also their workers in
+ * the factories not being resolved: shown as 0, their sum in hidden_workers (public). */
 static void wo_redact(const es_game *g, const void *vs, int viewer, void *vout) {
     wo_state *s = (wo_state *)vout;
     memcpy(s, vs, sizeof *s);
-    for (int p = 0; p < g->players; p++)
-        if (p != viewer) s->task[p] = -1;
+    int open = open_factory(g, s);
+    for (int p = 0; p < g->players; p++) {
+        if (p == viewer) continue;
+        s->task[p] = -1;
+        if (!g->options[WO_OPT_HIDDEN]) continue;
+        for (int f = 0; f < WO_NFAC; f++)
+            if (f != open) { s->hidden_workers[p] = (uint8_t)(s->hidden_workers[p] + s->fac[p][f]); s->fac[p][f] = 0; }
+    }
 }
 
+/* A task card dealt to another seat is seen face down; with hidden placement, another
+ * player's placement is seen as its total only (PLACE_HIDDEN). */
 static es_move wo_move_view(const es_game *g, const void *vs, es_move m, int viewer) {
     const wo_state *s = (const wo_state *)vs;
-    (void)g;
     if (MV_KIND(m) == WO_M_DEAL && s->seat_ptr != viewer) return MV(WO_M_DEAL, 31);
+    if (MV_KIND(m) == WO_M_PLACE && g->options[WO_OPT_HIDDEN] && s->actor != viewer) {
+        int a = MV_ARG(m);
+        return MV(WO_M_PLACE_HIDDEN, a % 5 + a / 5 % 5 + a / 25);
+    }
     return m;
 }
 
-/* Opponents' task cards, redealt uniformly from the cards the observer has not seen. */
+/* Opponents' task cards are redealt uniformly from the cards the observer has not seen. With
+ * hidden placement, each other player's hidden workers are redistributed over the factories
+ * not being resolved: uniformly over the vectors with the public total in which no factory
+ * holds more than the player placed since it last opened (docs/wolsung_engine.md says why
+ * this distribution). */
 static void wo_determinize(const es_game *g, void *vs, int observer, es_rng *rng) {
     wo_state *s = (wo_state *)vs;
     int pool[WO_NTASKCARDS], np = 0, who[WO_MAXP], nw = 0;
@@ -801,6 +1016,31 @@ static void wo_determinize(const es_game *g, void *vs, int observer, es_rng *rng
         int t = pool[i]; pool[i] = pool[j]; pool[j] = t;
         s->task[who[i]] = (int8_t)pool[i];
     }
+    if (!g->options[WO_OPT_HIDDEN]) return;
+    int open = open_factory(g, s);
+    for (int p = 0; p < g->players; p++) {
+        if (p == observer) continue;
+        int cap[WO_NFAC], h = 0;
+        for (int f = 0; f < WO_NFAC; f++) {
+            cap[f] = f == open ? 0 : placed_since_open(g, s, p, f);
+            if (f != open) h += s->fac[p][f];
+        }
+        if (!h) continue;
+        /* ways(y0) = number of (y1, y2) with y1 + y2 = h - y0 within the caps */
+        uint32_t total = 0, ways[WO_WORKERS + 1];
+        for (int y0 = 0; y0 <= h && y0 <= cap[0]; y0++) {
+            int rest = h - y0, lo = rest - cap[2] > 0 ? rest - cap[2] : 0, hi = rest < cap[1] ? rest : cap[1];
+            ways[y0] = hi >= lo ? (uint32_t)(hi - lo + 1) : 0;
+            total += ways[y0];
+        }
+        uint32_t k = es_rng_u32_below(rng, total);   /* total >= 1: the true split is one */
+        int y0 = 0;
+        while (k >= ways[y0]) k -= ways[y0++];
+        int rest = h - y0, lo = rest - cap[2] > 0 ? rest - cap[2] : 0;
+        int y1 = lo + (int)k;
+        int y[WO_NFAC] = {y0, y1, rest - y1};
+        for (int f = 0; f < WO_NFAC; f++) if (f != open) s->fac[p][f] = (uint8_t)y[f];
+    }
 }
 
 /* ---------------------------------------------------------------- evaluation */
@@ -808,14 +1048,7 @@ static void wo_determinize(const es_game *g, void *vs, int observer, es_rng *rng
 static int match_size(const wo_data *d, uint64_t owned, int card, int j) {
     uint64_t adj[WO_MAXICONS];
     int ni = d->t_nic[card][j], mate[WO_NMACH], got = 0;
-    for (int i = 0; i < ni; i++) {
-        int cat = d->t_icon[card][j][i];
-        adj[i] = 0;
-        for (uint64_t o = owned; o; o &= o - 1) {
-            int m = __builtin_ctzll(o);
-            if ((cat < 4 && d->m_type[m] == cat) || (cat >= 4 && d->m_region[m] == cat - 4)) adj[i] |= 1ULL << m;
-        }
-    }
+    for (int i = 0; i < ni; i++) adj[i] = owned & d->cat_mask[d->t_icon[card][j][i]];
     for (int m = 0; m < WO_NMACH; m++) mate[m] = -1;
     for (int i = 0; i < ni; i++) { uint64_t used = 0; got += match_try(i, adj, mate, &used); }
     return got;
@@ -1098,9 +1331,11 @@ static int render_impl(const es_game *g, const wo_state *s, char *buf, size_t ca
         es_text_add(&t, "\n");
     }
     for (int p = 0; p < g->players; p++) {
-        es_text_add(&t, "P%d score %d storage c%d g%d i%d w%d G%d workshop %d supply %d factories %d/%d/%d upgrades %s%s%s task %s machines:",
+        es_text_add(&t, "P%d score %d storage c%d g%d i%d w%d G%d workshop %d supply %d factories %d/%d/%d",
                     p, score_of(d, s, p), s->storage[p][0], s->storage[p][1], s->storage[p][2], s->storage[p][3], s->storage[p][4],
-                    s->workshop[p], s->supply[p], s->fac[p][0], s->fac[p][1], s->fac[p][2],
+                    s->workshop[p], s->supply[p], s->fac[p][0], s->fac[p][1], s->fac[p][2]);
+        if (s->hidden_workers[p]) es_text_add(&t, " +%d hidden", s->hidden_workers[p]);   /* a view (4.9): not yet opened */
+        es_text_add(&t, " upgrades %s%s%s task %s machines:",
                     s->upg[p] & 1 ? "4" : "-", s->upg[p] & 2 ? "T" : "-", s->upg[p] & 4 ? "C" : "-",
                     s->task[p] >= 0 ? d->task_id[s->task[p]] : "hidden");
         for (uint64_t o = s->owned[p]; o; o &= o - 1) es_text_add(&t, " %s", d->card_id[__builtin_ctzll(o)]);
@@ -1145,6 +1380,7 @@ const es_game_def es_wolsung_def = {
     .init = wo_init,
     .current_player = wo_current_player,
     .legal_moves = wo_legal_moves,
+    .random_move = wo_random_move,
     .chance_outcomes = wo_chance_outcomes,
     .sample_chance = wo_sample_chance,
     .apply = wo_apply,

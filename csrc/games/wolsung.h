@@ -1,9 +1,23 @@
 /* Wolsung (Kuznia Gier, 2008): rules in C, component data from the game's data file.
- * Spec: shared/rules/wolsung.md. Engine contract (moves, chance ids, sequencing):
- * docs/wolsung_engine.md. All bundled data is the spec's PROVISIONAL set (P1-P8).
+ * Spec: shared/rules/wolsung.md. Engine contract (move and chance ids, node sequence, what each
+ * player sees): docs/wolsung_engine.md. All bundled data is the spec's PROVISIONAL set (P1-P8):
+ * none of the cards, the round track or the sidings are in the rulebook.
  *
- * Sizes: 2-4 players, 3 factories, 40 machines + the Strike (card 40), 8 task cards of up to
- * 3 tasks with up to 6 icons, 5 special cards, 29 rounds at most.
+ * Sizes: 2-4 players (2: with the neutral, order-track entry WO_NEUTRAL), 25 rounds (29 with 4),
+ * 3 factories with a SMALL (2-3 players) and a LARGE siding each, 40 machines + the Strike (card
+ * 40; decks A = vp 1-2 + Strike, B = vp 3-4), 8 task cards of up to 3 tasks of up to 6 icons,
+ * 5 special cards. Storage: 0..4 of each of 5 resources, as a base-5 index 0..3124 (WO_NSTORE).
+ * Options (WO_OPT_*, python/eurosearch/games/wolsung.py option_array): start player (-1: chance
+ * node C4), hidden placement (spec 4.9), exchange_allows_gold_input (4.6), converter_accepts_gold
+ * (WO-A7), finite supply (WO-A19), FE forced in the last factory only / FE never on the double
+ * first pick (WO-A4), Time machine per factory (WO-A9), Strike back at round 22 (WO-A13).
+ * Move ids (WO_M_*): kind + 32 * payload, all < 2^19; decisions PLACE (a0 + 5 a1 + 25 a2),
+ * TIME_MACHINE (0/1), PICK (resource 0-4, 5 = the First Engineer), PASS, BUILD (slot + 3 x
+ * storage after payment), UPGRADE (upgrade + 3 x storage after payment); PLACE_HIDDEN (total)
+ * only as another player sees a placement under 4.9; chance DRAW, DEAL, START, STRIKE, TIE,
+ * NEUTRAL_COUNT, NEUTRAL_ORDER, CHANGE (spec 5, C1-C11). Two payments leaving the same storage
+ * are one move (4.6); the payments are listed from per-card tables built at setup (wolsung.c,
+ * "Payment lists").
  *
  * Data table layout (int32), built by python/eurosearch/games/wolsung_data.py to_table():
  *   [0] version = 1, [1..3] factory order, [4..8] supply per resource,
@@ -35,10 +49,22 @@
 #define WO_CAP 4                 /* storage cap per resource (spec 2.2) */
 #define WO_WORKERS 21
 #define WO_NSTORE 3125           /* 5^5 storage indices */
-/* PASS + 3 builds x <= 1250 storages (gold keeps 2 values) + upgrades 21 + 89 + 169 = 4030 with the
- * default options; the gold options could exceed it, and are then cut at this bound. */
-#define WO_MAX_MOVES 4096
+/* The longest legal-move list, with any data the engine accepts and any options, is 6308 < 6400:
+ * PASS + 3 office cards x at most 1837 distinct payments each + the Time machine's 221 and the
+ * Fourth worker's 575 (the Converter, needed for more than 5 payments of a card, is then owned).
+ * The counts are the most distinct resulting storages over every cost the engine accepts (0..3
+ * of each building type) and every storage, counted exhaustively; the count only grows with the
+ * storage (a payment possible from s is possible from any s' >= s), so a full storage, 4 of each
+ * type, is the worst. 1837 and 221/575 need converter_accepts_gold and exchange_allows_gold_input;
+ * with the defaults the maxima are 693 per card and 89/169 (and 21 for the Converter itself).
+ * tests/test_wolsung_rules.py drives that worst case (test_move_list_bound...). */
+#define WO_MAX_MOVES 6400
 #define WO_MAX_CHANCE 64
+/* Payment-list entries: per machine at most 1837 with the Converter and 5 without, plus the
+ * upgrades' 36 + 221 + 575 (the maxima of WO_MAX_MOVES's comment) */
+#define WO_PAY_POOL (WO_NMACH * (1837 + 5) + 832)
+#define WO_NBUCKET 125          /* payment-list buckets: the paid iron, wood and gold (5^3) */
+#define WO_NLISTS (2 * WO_NMACH + 3)   /* payment lists: machines x Converter flag, upgrades */
 
 #define WO_TABLE_VERSION 1
 
@@ -61,6 +87,14 @@ typedef struct wo_data {
     int sp_value[WO_NSPECIAL], sp_change[WO_NSPECIAL], sp_order[WO_NSPECIAL][WO_NRES];
     int n_change;
     uint64_t deck_a, deck_b;                /* initial card masks */
+    uint64_t cat_mask[8];                   /* machines of each task icon category */
+    uint8_t digit[WO_NSTORE][WO_NRES];      /* storage index -> the 5 counts (payment search) */
+    /* payment lists (wolsung.c, "Payment lists"): per machine and Converter flag, per upgrade */
+    int list_off[WO_NLISTS], pay_used;
+    uint16_t bucket[WO_NLISTS][WO_NBUCKET + 1];
+    uint8_t bucket_fit[WO_NLISTS][WO_NBUCKET][25];     /* per bucket and (coal, glass): entries that fit */
+    uint16_t fit_count[WO_NLISTS][WO_NSTORE];          /* per storage: payments it can make */
+    uint32_t pay_pool[WO_PAY_POOL];
     char card_id[WO_NCARDS][ES_NAME_BYTES];
     char task_id[WO_NTASKCARDS][ES_NAME_BYTES];
     char special_id[WO_NSPECIAL][ES_NAME_BYTES];

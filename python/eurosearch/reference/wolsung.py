@@ -56,6 +56,7 @@ FE_ON_BOARD = -1
 # --- Move and outcome ids (contract "Move and chance ids (frozen)") ---------------------------
 # A move id is kind + 32 * payload.
 PLACE, TIME, PICK, PASS, BUILD, UPGRADE = 1, 2, 3, 4, 5, 6
+PLACE_HIDDEN = 7                                   # what others see of a PLACE under 4.9
 DRAW, DEAL, START, STRIKE, TIE, NCOUNT, NORDER, CHANGE = range(16, 24)
 KIND = 32
 FE_PICK = 5                                        # PICK(5): the First Engineer
@@ -478,6 +479,47 @@ class WolsungRefState:
 
     def __repr__(self) -> str:
         return f"WolsungRefState(round={self.round}, node={self.node}, actor={self.actor})"
+
+    # ------------------------------------------------------------------ what a player sees (4.9, 6)
+
+    def open_factory(self) -> int | None:
+        """The factory being resolved: its counts are public from its opening (4.3 step 1)."""
+        if self.phase == "factory" and self.node != "over":
+            return self.factories[self.fac_idx]
+        return None
+
+    def visible_workers(self, viewer: int) -> tuple[list[list[int]], list[int]]:
+        """Workers in the factories as `viewer` sees them: per seat and factory, and per seat the
+        number viewer cannot place. Open placement: everything. Hidden placement (4.9): another
+        player's workers are seen only in the factory being resolved; their total stays public
+        (placed totals and workshops are public, 4.9)."""
+        n = self.ref.players
+        seen = [pl.in_factory[:] for pl in self.players]
+        hidden = [0] * n
+        if self.ref.options.hidden_placement:
+            open_f = self.open_factory()
+            for p in range(n):
+                if p == viewer:
+                    continue
+                for f in range(FACTORIES):
+                    if f != open_f:
+                        hidden[p] += seen[p][f]
+                        seen[p][f] = 0
+        return seen, hidden
+
+    def move_view(self, move: int, viewer: int) -> int:
+        """What `viewer` sees of `move` made here: under 4.9 another player's placement is seen
+        as its total only; a task card dealt to another seat is seen face down (6)."""
+        kind, arg = move % KIND, move // KIND
+        if kind == DEAL and self.dealt_seat() != viewer:
+            return _move(DEAL, 31)
+        if kind == PLACE and self.ref.options.hidden_placement and self.actor != viewer:
+            return _move(PLACE_HIDDEN, arg % 5 + arg // 5 % 5 + arg // 25)
+        return move
+
+    def dealt_seat(self) -> int:
+        """The seat the next DEAL outcome goes to (setup, C3)."""
+        return sum(pl.task >= 0 for pl in self.players)
 
     # ------------------------------------------------------------------ helpers
 

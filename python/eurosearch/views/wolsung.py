@@ -36,6 +36,8 @@ def view(state: Any, seat: int) -> View:
         facts: dict[str, Any] = {RESOURCES[r]: s["storage"][p][r] for r in range(5)}
         facts.update({"workshop": s["workshop"][p], "supply": s["supply"][p],
                       "in factories": "/".join(str(x) for x in s["fac"][p])})
+        if s["hidden_workers"][p]:   # hidden placement (spec 4.9): not yet opened, total only
+            facts["hidden in factories"] = s["hidden_workers"][p]
         if s["fe"] == p:
             facts["first engineer"] = True
         built = [_machine(d, c) for c in range(len(d.machines)) if (s["owned"][p] >> c) & 1]
