@@ -113,8 +113,23 @@ static size_t field_type_bytes(uint8_t type) {
     }
 }
 
+/* A field's kind fits its type and has a name table exactly when it needs one. */
+static int field_kind_ok(const es_field_desc *f) {
+    int named = f->kind == ES_K_ITEM || f->kind == ES_K_ITEMSET || f->kind == ES_K_ITEMSET_ROW ||
+                f->kind == ES_K_PER_ITEM;
+    int rows = f->kind == ES_K_ITEMSET_ROW || f->kind == ES_K_PER_ITEM;   /* take the last dimension */
+    int is_set = f->kind == ES_K_SEATSET || f->kind == ES_K_ITEMSET || f->kind == ES_K_ITEMSET_ROW;
+    if (f->kind > ES_K_PAD || named != (f->names != NULL)) return 0;
+    if (named && (f->names->count == 0 || f->names->stride == 0)) return 0;
+    if (is_set && f->type == ES_I8) return 0;
+    if (rows && f->dim0 == 1 && f->dim1 == 0) return 0;   /* a row needs an array */
+    return 1;
+}
+
 /* The state bytes no reflected field covers (0xFF each), or NULL when a field has an unknown
- * type, lies outside the state or overlaps another: one byte would then have two meanings. */
+ * type or kind, lies outside the state or overlaps another: one byte would then have two
+ * meanings. ES_K_PAD fields are reflected (they cover their bytes) but must stay zero, so
+ * their bytes count as unreflected in the mask. */
 static uint8_t *unreflected_mask(const es_game_def *def) {
     uint8_t *mask = (uint8_t *)malloc(def->state_size ? def->state_size : 1);
     if (!mask) return NULL;
@@ -122,13 +137,18 @@ static uint8_t *unreflected_mask(const es_game_def *def) {
     for (int i = 0; i < def->n_fields; i++) {
         const es_field_desc *f = &def->fields[i];
         size_t bytes = field_type_bytes(f->type) * f->dim0 * (f->dim1 ? f->dim1 : 1);
-        int ok = bytes > 0 && f->offset + bytes <= def->state_size;
+        int ok = bytes > 0 && f->offset + bytes <= def->state_size && field_kind_ok(f);
         for (size_t b = 0; ok && b < bytes; b++) ok = mask[f->offset + b] == 0xFF;
         if (!ok) {
             free(mask);
             return NULL;
         }
         memset(mask + f->offset, 0, bytes);
+    }
+    for (int i = 0; i < def->n_fields; i++) {
+        const es_field_desc *f = &def->fields[i];
+        if (f->kind == ES_K_PAD)
+            memset(mask + f->offset, 0xFF, field_type_bytes(f->type) * f->dim0 * (f->dim1 ? f->dim1 : 1));
     }
     return mask;
 }
@@ -383,6 +403,13 @@ int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *e
 const es_field_desc *es_state_fields(const es_game *g, int *count) {
     if (count) *count = g->def->n_fields;
     return g->def->fields;
+}
+
+const char *es_field_item_name(const es_game *g, int field, int item) {
+    if (field < 0 || field >= g->def->n_fields) return NULL;
+    const es_name_table *t = g->def->fields[field].names;
+    if (!t || item < 0 || (uint32_t)item >= t->count || !g->data) return NULL;
+    return (const char *)g->data + t->offset + (size_t)item * t->stride;
 }
 
 /* ---- random playouts ---- */
