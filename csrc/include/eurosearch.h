@@ -62,7 +62,9 @@ enum es_field_type { ES_U8 = 1, ES_I8 = 2, ES_U16 = 3, ES_U32 = 4, ES_U64 = 5 };
  *   ES_K_SEAT         a seat 0 .. players-1, or none
  *   ES_K_OPT          a number, or none (a street field or -1, a space index or 255 ...)
  *   ES_K_SEATSET      a bit set of seats (bit p: seat p)
- *   ES_K_ITEM         an index into `names`, or none (also: hidden from the viewer)
+ *   ES_K_ITEM         an index into `names`, or none, or "hidden": an item is there but the
+ *                     viewer of a redacted state cannot see which (the type's largest value
+ *                     below none: 127 for ES_I8, 254 for ES_U8)
  *   ES_K_ITEMSET      a bit set over `names` (bit i: entry i), one per element
  *   ES_K_ITEMSET_ROW  a bit set over `names` spread over the last dimension's words, low word
  *                     first (a set of up to 128 cards in two ES_U64)

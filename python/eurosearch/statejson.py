@@ -32,6 +32,7 @@ _MAX_SAFE = 1 << 53  # the largest integer a double holds exactly
 
 # es_field_kind (eurosearch.h)
 K_INT, K_BOOL, K_SEAT, K_OPT, K_SEATSET, K_ITEM, K_ITEMSET, K_ITEMSET_ROW, K_PER_ITEM, K_PAD = range(10)
+HIDDEN = "?"               # K_ITEM: the item is there, but the viewer cannot see which
 _ROW_KINDS = (K_ITEMSET_ROW, K_PER_ITEM)   # kinds that take the last dimension as one value
 KIND_NAMES = ("int", "bool", "seat", "int or null", "seat set", "name or null", "name set",
               "name set", "count per name", "padding")
@@ -70,6 +71,7 @@ class _Field:
         signed = self.ftype == 2
         self.lo, self.hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
         self.none = -1 if signed else self.hi      # the type's sentinel
+        self.hidden = self.hi if signed else self.hi - 1   # an item a view hides (K_ITEM)
         self.bits = bits
         self.players = players
         self.names: tuple[str, ...] = names or ()
@@ -111,7 +113,7 @@ class _Field:
         if kind == K_SEATSET:
             return [p for p in range(self.bits) if (v >> p) & 1]
         if kind == K_ITEM:
-            return None if v == self.none else self._item_name(v, where)
+            return None if v == self.none else HIDDEN if v == self.hidden else self._item_name(v, where)
         if kind in (K_ITEMSET, K_ITEMSET_ROW):
             words = v if isinstance(v, list) else [v]
             out = []
@@ -180,7 +182,7 @@ class _Field:
                 raise StateFormatError(f"{self._where(path)}: {v} is the 'none' value: write null")
             return [self._int_in(v, path, self.lo, self.hi)]
         if kind == K_ITEM:
-            return [self._name_in(v, path)]
+            return [self.hidden if v == HIDDEN else self._name_in(v, path)]
         if kind == K_SEATSET:
             return [self._set_in(v, path, lambda x, p: self._int_in(x, p, 0, self.players - 1), 1)[0]]
         if kind in (K_ITEMSET, K_ITEMSET_ROW):
