@@ -323,6 +323,63 @@ int es_encode(const es_game *g, const void *s, uint8_t *buf, size_t cap) {
     return (int)total;
 }
 
+/* Element k of field f in state s, sign-extended for ES_I8. */
+static int64_t field_value(const es_field_desc *f, const uint8_t *s, size_t k) {
+    const uint8_t *p = s + f->offset + k * field_type_bytes(f->type);
+    switch (f->type) {
+    case ES_U8: return *p;
+    case ES_I8: return (int8_t)*p;
+    case ES_U16: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case ES_U32: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return (int64_t)v; }
+    }
+}
+
+/* Entry i of f's name table is a name of this game's data. */
+static int named(const es_game *g, const es_field_desc *f, uint64_t i) {
+    const char *name = i < f->names->count ? es_field_item_name(g, (int)(f - g->def->fields), (int)i) : NULL;
+    return name && name[0];
+}
+
+/* Every value means what its field's kind declares (eurosearch.h, es_field_kind): flags are 0 or
+ * 1, seats are seats of this game, items and set members are named entries, per-item rows are
+ * zero past the named entries. The JSON form can then write every valid state. */
+static int check_kinds(const es_game *g, const uint8_t *s, char *err, size_t errlen) {
+    char msg[200];
+    for (int i = 0; i < g->def->n_fields; i++) {
+        const es_field_desc *f = &g->def->fields[i];
+        size_t n = (size_t)f->dim0 * (f->dim1 ? f->dim1 : 1);
+        size_t row = f->kind == ES_K_ITEMSET_ROW || f->kind == ES_K_PER_ITEM ? (f->dim1 ? f->dim1 : f->dim0) : 1;
+        int bits = 8 * (int)field_type_bytes(f->type);
+        uint64_t all = bits == 64 ? ~0ull : (1ull << bits) - 1;
+        int64_t none = f->type == ES_I8 ? -1 : (int64_t)all;
+        for (size_t k = 0; k < n; k++) {
+            int64_t v = field_value(f, s, k);
+            uint64_t u = (uint64_t)v & all;
+            const char *bad = NULL;
+            switch (f->kind) {
+            case ES_K_BOOL: if (v != 0 && v != 1) bad = "is not 0 or 1 (a flag)"; break;
+            case ES_K_SEAT: if (v != none && (v < 0 || v >= g->players)) bad = "is not a seat of this game"; break;
+            case ES_K_SEATSET: if (g->players < 64 && (u >> g->players)) bad = "holds a seat this game does not have"; break;
+            case ES_K_ITEM: if (v != none && (v < 0 || !named(g, f, (uint64_t)v))) bad = "is not an entry of the data"; break;
+            case ES_K_ITEMSET:
+            case ES_K_ITEMSET_ROW:
+                for (uint64_t x = u; x && !bad; x &= x - 1)
+                    if (!named(g, f, (k % row) * (uint64_t)bits + (uint64_t)__builtin_ctzll(x))) bad = "holds an entry the data does not have";
+                break;
+            case ES_K_PER_ITEM: if (v != 0 && !named(g, f, k % row)) bad = "is not zero past the data's entries"; break;
+            default: break;
+            }
+            if (bad) {
+                snprintf(msg, sizeof msg, "field '%s' element %zu (%lld) %s", f->name, k, (long long)v, bad);
+                set_err(err, errlen, msg);
+                return ES_ERR_FORMAT;
+            }
+        }
+    }
+    return ES_OK;
+}
+
 int es_validate(const es_game *g, const void *s, char *err, size_t errlen) {
     /* One byte form per state: padding and unused tail bytes are zero, as es_init leaves
      * them; otherwise equal states would compare and hash differently. */
@@ -335,6 +392,7 @@ int es_validate(const es_game *g, const void *s, char *err, size_t errlen) {
             return ES_ERR_FORMAT;
         }
     }
+    if (check_kinds(g, bytes, err, errlen) != ES_OK) return ES_ERR_FORMAT;
     if (g->def->validate(g, s, err, errlen) != ES_OK) return ES_ERR_FORMAT;
     /* Every node a state can be in must offer something to do. */
     es_move moves[ES_STACK_MOVES];

@@ -257,7 +257,9 @@ int es_encode(const es_game *g, const void *s, uint8_t *buf, size_t cap);
 /* ES_OK, or ES_ERR_FORMAT with a message (corrupt, truncated or foreign bytes). */
 int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *err, size_t errlen);
 /* Check a raw state blob (as built from the reflection table): ES_OK or ES_ERR_FORMAT. Every
- * byte outside the reflected fields must be zero, then the game's validate() decides. */
+ * byte outside the reflected fields (and of ES_K_PAD fields) must be zero, every value must be
+ * of its field's kind (flags 0/1, seats of this game, items and set members named by the data,
+ * per-item rows zero past the named entries), then the game's validate() decides. */
 int es_validate(const es_game *g, const void *s, char *err, size_t errlen);
 const es_field_desc *es_state_fields(const es_game *g, int *count);
 /* The name of entry `item` of field `field`'s name table in this game's data: "" for an unused
