@@ -16,6 +16,7 @@ positions files hold such documents) and validated field by field as before.
 
 from __future__ import annotations
 
+import functools
 import json
 import struct
 from typing import Any, Callable
@@ -231,7 +232,9 @@ def _nest(leaves: list[Any], shape: list[int]) -> Any:
     return [leaves[i * n:(i + 1) * n] for i in range(shape[0])]
 
 
+@functools.lru_cache(maxsize=32)
 def _fields(game: Any) -> list[_Field]:
+    """The codec of each field of a game (built once per game: the name tables are its data's)."""
     return [_Field(desc, game.players) for desc in game.state_fields()]
 
 
