@@ -56,7 +56,10 @@ enum es_field_type { ES_U8 = 1, ES_I8 = 2, ES_U16 = 3, ES_U32 = 4, ES_U64 = 5 };
  * statejson.py, docs/state_json.md) can write them for people: names instead of indices and
  * bit sets, null instead of sentinels. "None" below is the type's sentinel: -1 for ES_I8, the
  * all-ones value for the unsigned types (255 for ES_U8). Every kind applies to each element
- * of the field, except CARDSET_ROW and PER_ITEM, which take the last dimension as one value.
+ * of the field, except ITEMSET_ROW and PER_ITEM, which take the last dimension as one value.
+ * es_validate checks every value against its kind, so that every valid state can be written;
+ * es_game_new refuses a table whose kinds do not fit (a name table exactly for the named kinds,
+ * unsigned types for the sets, an array for the row kinds).
  *   ES_K_INT          a number (the default: a field declared without a kind)
  *   ES_K_BOOL         a flag: 0 or 1 only
  *   ES_K_SEAT         a seat 0 .. players-1, or none
@@ -67,14 +70,15 @@ enum es_field_type { ES_U8 = 1, ES_I8 = 2, ES_U16 = 3, ES_U32 = 4, ES_U64 = 5 };
  *                     below none: 127 for ES_I8, 254 for ES_U8)
  *   ES_K_ITEMSET      a bit set over `names` (bit i: entry i), one per element
  *   ES_K_ITEMSET_ROW  a bit set over `names` spread over the last dimension's words, low word
- *                     first (a set of up to 128 cards in two ES_U64)
+ *                     first (bit b of word w: entry 64w + b; 128 cards in two ES_U64)
  *   ES_K_PER_ITEM     the last dimension is indexed by `names` (a count per card type ...);
  *                     elements past the named entries are zero
  *   ES_K_PAD          padding or reserved bytes: always zero (es_validate checks it), not
  *                     part of the JSON form
  * A name table lists names that live in the game's data (es_game.data, built by setup from
  * the data file's ids): entry i's NUL-terminated name at offset + i * stride, count entries,
- * an empty name for an unused entry (data with fewer entries than the engine's maximum). */
+ * an empty name for an unused entry (data with fewer entries than the engine's maximum); the
+ * other names are distinct (the data loaders check their ids). */
 enum es_field_kind {
     ES_K_INT = 0, ES_K_BOOL, ES_K_SEAT, ES_K_OPT, ES_K_SEATSET, ES_K_ITEM, ES_K_ITEMSET,
     ES_K_ITEMSET_ROW, ES_K_PER_ITEM, ES_K_PAD
