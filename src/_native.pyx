@@ -168,6 +168,7 @@ cdef class Game:
     cdef public object data
     cdef public object options
     cdef public object spec
+    cdef object _fields   # state_fields(), built once
 
     def __cinit__(self, str name, int players, table, options):
         cdef char err[512]
@@ -403,10 +404,30 @@ cdef class Game:
         return self._from_raw(statejson.raw_from_json(self, text))
 
     def state_fields(self) -> list:
-        """The state's layout: (name, offset, type, dim0, dim1) per field."""
-        cdef int n = 0
-        cdef const es_field_desc *f = es_state_fields(self.g, &n)
-        return [(f[i].name.decode(), f[i].offset, f[i].type, f[i].dim0, f[i].dim1) for i in range(n)]
+        """The state's layout and meaning: (name, offset, type, dim0, dim1, kind, names) per
+        field; kind is an es_field_kind (eurosearch.h), names the tuple of its name table's
+        entries from this game's data ("" for an unused entry) or None."""
+        cdef int n = 0, item
+        cdef const es_field_desc *f
+        cdef const char *text
+        if self._fields is None:
+            f = es_state_fields(self.g, &n)
+            out = []
+            for i in range(n):
+                names = None
+                if f[i].names != NULL:
+                    names = []
+                    item = 0
+                    while True:
+                        text = es_field_item_name(self.g, i, item)
+                        if text == NULL:
+                            break
+                        names.append(text.decode("utf-8", errors="replace"))
+                        item += 1
+                    names = tuple(names)
+                out.append((f[i].name.decode(), f[i].offset, f[i].type, f[i].dim0, f[i].dim1, f[i].kind, names))
+            self._fields = out
+        return list(self._fields)
 
     def random_playouts(self, n, seed=0):
         """n uniformly random games run entirely in C; final scores, shape (n, players)."""
@@ -647,13 +668,14 @@ cdef class State:
     def _raw(self) -> bytes:
         return bytes(<uint8_t[:self.game.state_size]>self.buf)
 
-    def to_json(self, viewer=None) -> str:
-        """The state as a human-readable JSON document: the whole state, or with
-        ``viewer=p`` only what player p may see (hidden cards have location 255 and
-        others' pending choices are blank; such a view cannot be loaded back)."""
+    def to_json(self, viewer=None, format=None) -> str:
+        """The state as a human-readable JSON document (docs/state_json.md): the whole state,
+        or with ``viewer=p`` only what player p may see (hidden cards are null and others'
+        pending choices blank; such a view cannot be loaded back). ``format=1`` writes the
+        old raw layout (every field as the integers of the struct) instead of the current one."""
         from eurosearch import statejson
         if viewer is None:
-            return statejson.json_from_raw(self.game, self._raw())
+            return statejson.json_from_raw(self.game, self._raw(), fmt=format)
         cdef int p = self._player(viewer)
         cdef uint8_t *view = <uint8_t *>malloc(self.game.state_size)
         if view == NULL:
@@ -663,7 +685,7 @@ cdef class State:
             raw = bytes(<uint8_t[:self.game.state_size]>view)
         finally:
             free(view)
-        return statejson.json_from_raw(self.game, raw, viewer=p)
+        return statejson.json_from_raw(self.game, raw, viewer=p, fmt=format)
 
     def __str__(self):
         """The whole state as text; in a game with hidden information the omniscient view

@@ -21,6 +21,8 @@ cdef extern from "eurosearch.h" nogil:
         uint8_t type
         uint8_t dim0
         uint8_t dim1
+        uint8_t kind
+        const void *names
     ctypedef struct es_game_def:
         const char *name
         int min_players
@@ -72,6 +74,7 @@ cdef extern from "eurosearch.h" nogil:
     int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *err, size_t errlen)
     int es_validate(const es_game *g, const void *s, char *err, size_t errlen)
     const es_field_desc *es_state_fields(const es_game *g, int *count)
+    const char *es_field_item_name(const es_game *g, int field, int item)
     int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *scores_out,
                            int64_t *decisions_out, int64_t *chance_out)
     int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *decisions,

@@ -271,7 +271,7 @@ def _first_chance_nodes():
                     kind = "reveal"
                 elif d["roll_white"]:
                     kind = "roll with white"
-                elif (d["rolled"] >> d["actor"]) & 1:
+                elif d["actor"] in d["rolled"]:   # the seats that rolled this round
                     kind = "reroll"
                 else:
                     kind = "round roll"

@@ -28,7 +28,7 @@ COL = "YBGK"
 
 
 def field(s, name):
-    return json.loads(s.to_json())["state"][name]
+    return json.loads(s.to_json(format=1))["state"][name]
 
 
 def texts(s) -> set[str]:
@@ -63,7 +63,7 @@ class Pos:
                 s.apply(s.sample_chance(rng.getrandbits(64)))
             else:
                 s.apply(s.legal_moves()[0])
-        self.doc = json.loads(s.to_json())
+        self.doc = json.loads(s.to_json(format=1))
         self.st = self.doc["state"]
         for p in range(players):
             for c in self._bits(self.st["outstanding"][p]):
@@ -615,9 +615,9 @@ def test_t11_order_draw_five_with_three_cards_left_cb_a7():
     play(s, f"return {c}")
     assert field(s, "orders.top_n") == 2 and field(s, "orders.top_seen")[:2] == [1, 1]
     assert field(s, "outstanding")[0] == 1 << CARD[a]
-    view = json.loads(s.to_json(viewer=1))["state"]
+    view = json.loads(s.to_json(viewer=1, format=1))["state"]
     assert view["orders.top"][:2] == [255, 255] and view["orders.unknown_n"] == 2
-    view0 = json.loads(s.to_json(viewer=0))["state"]
+    view0 = json.loads(s.to_json(viewer=0, format=1))["state"]
     assert view0["orders.top"][:2] == [CARD[b], CARD[c]]       # reversed: c is on top
     # P1 takes O1: the refill is c, with no chance node
     play(s, "place O1")
@@ -995,7 +995,7 @@ def test_delivered_orders_are_public_cb_a9():
     pos = Pos(players=3)
     pos.delivered(1, "HC09")
     s = pos.state()
-    assert json.loads(s.to_json(viewer=0))["state"]["delivered"][1] == 1 << CARD["HC09"]
+    assert json.loads(s.to_json(viewer=0, format=1))["state"]["delivered"][1] == 1 << CARD["HC09"]
 
 
 # ----------------------------------------------------------------------------- hidden information
@@ -1010,8 +1010,8 @@ def test_drawn_tiles_are_secret_cb_a8():
     s = pos.state()
     play(s, "place FD")
     _draw_five(s, ("Y1L", "K2D", "G1D", "B2L", "Y2D"))
-    own = json.loads(s.to_json(viewer=0))["state"]["buf"]
-    other = json.loads(s.to_json(viewer=1))["state"]["buf"]
+    own = json.loads(s.to_json(viewer=0, format=1))["state"]["buf"]
+    other = json.loads(s.to_json(viewer=1, format=1))["state"]["buf"]
     assert own[:5] == [TILE[t] for t in ("Y1L", "K2D", "G1D", "B2L", "Y2D")] and other[:5] == [255] * 5
     worlds = {tuple(field(s.determinize(1, seed), "buf")[:5]) for seed in range(20)}
     assert len(worlds) > 10
@@ -1118,7 +1118,7 @@ def test_whole_games_keep_every_invariant(players, seed, opt):
     rng = random.Random(seed)
     steps = 0
     while True:
-        d = json.loads(s.to_json())["state"]
+        d = json.loads(s.to_json(format=1))["state"]
         check_conservation(g, d)
         if steps % 7 == 0:
             assert g.state_from_bytes(s.to_bytes()) == s
@@ -1126,7 +1126,7 @@ def test_whole_games_keep_every_invariant(players, seed, opt):
             w = s.determinize(p, rng.getrandbits(32))
             assert w.to_json(viewer=p) == s.to_json(viewer=p) and w.current_player == s.current_player
             assert np.array_equal(w.observation(p), s.observation(p))
-            check_conservation(g, json.loads(w.to_json())["state"])
+            check_conservation(g, json.loads(w.to_json(format=1))["state"])
         if s.is_terminal():
             r = s.returns()
             assert sum(r) == pytest.approx(1.0) and max(r) > 0

@@ -101,7 +101,7 @@ def play_and_check(players: int, opt_index: int, seed: int, all_moves_every: int
     s = g.initial_state()
     last_vp = None
     for step in range(MAX_STEPS):
-        d = json.loads(s.to_json())["state"]
+        d = json.loads(s.to_json(format=1))["state"]
         check_conservation(g, d)
         assert d["round"] <= max_rounds
         vp = d["vp"][:players]
@@ -175,7 +175,7 @@ def test_rounds_cap_ends_the_game():
             else:
                 moves = s.legal_moves()
                 s.apply(moves[rng.randrange(len(moves))])
-        assert json.loads(s.to_json())["state"]["round"] <= 2
+        assert json.loads(s.to_json(format=1))["state"]["round"] <= 2
 
 
 def test_the_checker_detects_broken_states():
@@ -187,12 +187,12 @@ def test_the_checker_detects_broken_states():
     g = get_game(3, 0)
     rng = random.Random(3)
     s = g.new_state(seed=3)
-    while json.loads(s.to_json())["state"]["phase"] != PH_TURN:
+    while json.loads(s.to_json(format=1))["state"]["phase"] != PH_TURN:
         if s.is_chance():
             s.apply(s.sample_chance(rng.getrandbits(64)))
         else:
             s.apply(s.legal_moves()[0])
-    good = json.loads(s.to_json())["state"]
+    good = json.loads(s.to_json(format=1))["state"]
     check_conservation(g, good)
 
     def corrupt(edit):

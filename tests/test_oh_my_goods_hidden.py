@@ -20,7 +20,7 @@ CHANCE = es.CHANCE
 
 
 def state_field(s, name):
-    return json.loads(s.to_json())["state"][name]
+    return json.loads(s.to_json(format=1))["state"][name]
 
 
 def play_until(s, stop, rng: random.Random, limit: int = 20000):
@@ -88,7 +88,7 @@ def test_commitments_become_public_at_the_reveal():
     for t in (exact, short):                  # player 1 plans; then the reveal
         play_until(t, lambda x: state_field(x, "stage") >= 11, rng)
     assert state_field(exact, "worker_exact")[0] == 1 and state_field(short, "worker_exact")[0] == 0
-    view = json.loads(exact.to_json(viewer=1))["state"]
+    view = json.loads(exact.to_json(viewer=1, format=1))["state"]
     assert view["worker_slot"][0] == 0 and view["worker_exact"][0] == 1
 
 

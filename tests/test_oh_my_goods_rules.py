@@ -81,11 +81,11 @@ def pay_id(k: int) -> int:
 
 def st(s: es.State) -> dict:
     """The state fields (csrc/games/oh_my_goods.h names) of ``s``."""
-    return json.loads(s.to_json())["state"]
+    return json.loads(s.to_json(format=1))["state"]
 
 
 def view(s: es.State, p: int) -> dict:
-    return json.loads(s.to_json(viewer=p))["state"]
+    return json.loads(s.to_json(viewer=p, format=1))["state"]
 
 
 def texts(s: es.State) -> set[str]:
@@ -169,7 +169,7 @@ def arrange(s: es.State, hands=None, built=None, goods=None, discard=(), assista
     never one in ``reserve``. Loaded through state_from_json, which validates it."""
     g = s.game
     n = g.players
-    doc = json.loads(s.to_json())
+    doc = json.loads(s.to_json(format=1))
     j = doc["state"]
     assert j["stage"] in (SUNRISE, P1_COMMIT) and j["market"] == [0, 0]
     every = (1 << n) - 1

@@ -19,9 +19,8 @@ from eurosearch.views.text import render
 
 def omg_hidden_ids(state, seat: int) -> set[str]:
     """Oh My Goods! card ids `seat` has not seen (unique per physical card)."""
-    full = json.loads(state.to_json())["state"]
-    cards = state.game.data.cards
-    return {cards[c].id for c in range(len(cards)) if not (full["seen"][c] >> seat) & 1}
+    full = json.loads(state.to_json())["state"]     # seen: bit p per card id
+    return {cid for cid, seen in full["seen"].items() if not (seen >> seat) & 1}
 
 
 def tokens(text: str) -> set[str]:
@@ -57,14 +56,14 @@ def test_an_oh_my_goods_view_shows_the_own_hand_and_public_counts() -> None:
     full = json.loads(s.to_json())["state"]
     for seat in range(2):
         v = view(s, seat)
-        mine = {c.id for c, loc in zip(g.data.cards, full["loc"]) if loc == 4 + seat}
+        mine = {cid for cid, loc in full["loc"].items() if loc == 4 + seat}
         hand = next(z for z in v["seats"][seat]["zones"] if z["title"] == "your hand")
         assert {it["label"] for it in hand["items"]} == mine
         for p in range(2):     # hand sizes come from the observation and are right for everyone
-            assert v["seats"][p]["facts"]["hand"] == sum(1 for loc in full["loc"] if loc == 4 + p)
+            assert v["seats"][p]["facts"]["hand"] == sum(1 for loc in full["loc"].values() if loc == 4 + p)
         assert v["scores"] == s.scores()
         market = next(z for z in v["board"] if z["title"] == "market")
-        assert market["note"] == f"draw pile {sum(1 for loc in full['loc'] if loc == 0)}"
+        assert market["note"] == f"draw pile {sum(1 for loc in full['loc'].values() if loc == 0)}"
 
 
 def test_coal_baron_hides_another_players_draw5_look() -> None:
@@ -94,7 +93,7 @@ def test_every_view_and_text_renders_through_a_whole_game(name: str, players: in
                 assert render(v).startswith(v["title"])
                 json.dumps(v)
                 if name == "oh_my_goods":      # public counts from the observation, right all game long
-                    loc = json.loads(s.to_json())["state"]["loc"]
+                    loc = list(json.loads(s.to_json())["state"]["loc"].values())
                     assert [st["facts"]["hand"] for st in v["seats"]] == [loc.count(4 + p) for p in range(players)]
     assert v["over"] and v["scores"] == s.scores()
 

@@ -18,9 +18,8 @@ from eurosearch.play.web import start_server
 def seen_ids(state, seat: int) -> set[str]:
     """Oh My Goods! card ids (unique per card) that `seat` sees face up in `state`: the place
     is known to `seat` and is not the draw pile (where every card starts, known to all)."""
-    full = json.loads(state.to_json())["state"]
-    cards = state.game.data.cards
-    return {cards[c].id for c in range(len(cards)) if (full["seen"][c] >> seat) & 1 and full["loc"][c] != 0}
+    full = json.loads(state.to_json())["state"]     # seen (bit p) and loc per card id
+    return {cid for cid, seen in full["seen"].items() if (seen >> seat) & 1 and full["loc"][cid] != 0}
 
 
 class NeverSeen:

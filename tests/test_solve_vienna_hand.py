@@ -82,11 +82,11 @@ def final_turn(p0_roll: str, p0_turns: tuple[str, str], *, vp, coins, specials) 
                  p0_turns[1],                                     # P0
                  "place geheimbund 6", "place geheimbund 6"):     # P1, P2: all placed
         step(s, text)
-    doc = json.loads(s.to_json())
+    doc = json.loads(s.to_json(format=1))
     doc["state"].update(vp=vp + [0, 0], coins=coins + [0, 0], special_owner=specials, round=7)
     s = g.state_from_json(json.dumps(doc))
     assert not s.is_chance() and s.current_player == 0
-    state = json.loads(s.to_json())["state"]
+    state = json.loads(s.to_json(format=1))["state"]
     assert state["sym"][:3] == [[1, 1, 0], [0, 1, 1], [1, 0, 1]]
     assert sum(state["hand"][1]) == sum(state["hand"][2]) == 0
     return s
@@ -112,7 +112,7 @@ def position_a() -> es.State:
     with a coin left, shares three ways (1/3 each) with none. 24 VP loses."""
     s = final_turn("3,6,6,6,6", ("place geheimbund 6+6", "place geheimbund 6+6"),
                    vp=[24, 25, 25], coins=[1, 0, 0], specials=[1, 0, 2, -1, -1])
-    state = json.loads(s.to_json())["state"]
+    state = json.loads(s.to_json(format=1))["state"]
     assert state["hand"][0] == [0, 0, 1, 0, 0, 0] and state["carriage"][0] == -1
     return s
 
@@ -186,7 +186,7 @@ def position_b() -> es.State:
     P0 wins with 25 VP and a coin left (P1 has 25 VP, 1 card, 0 coins), loses below 25."""
     s = final_turn("1,3,4,4,6", ("place hofreitschule 3+4", "place geheimbund 6"),
                    vp=[20, 25, 12], coins=[1, 0, 0], specials=[1, 0, -1, -1, -1])
-    state = json.loads(s.to_json())["state"]
+    state = json.loads(s.to_json(format=1))["state"]
     assert state["hand"][0] == [1, 0, 0, 1, 0, 0]
     assert state["carriage"][0] == s.game.data.field_index("hofreitschule")
     return s

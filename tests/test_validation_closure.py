@@ -99,7 +99,7 @@ def _halfway(s, doc: dict, data) -> dict:
         if t.is_terminal():
             break
         t.apply(data.draw(st.sampled_from(_moves(t))))
-    after = json.loads(t.to_json())
+    after = json.loads(t.to_json(format=1))
     changed = changed_fields(doc, after)
     if not changed:
         return doc
@@ -111,7 +111,7 @@ def _check_game(game: str, data) -> None:
     key = data.draw(st.sampled_from([k for k in sorted(GAMES) if k[0] == game]))
     g = GAMES[key]
     s = data.draw(st.sampled_from(POOL[key]))
-    doc = json.loads(s.to_json())
+    doc = json.loads(s.to_json(format=1))
     for _ in range(data.draw(st.integers(0, 2))):
         kind = data.draw(st.sampled_from(["halfway", "numeric", "crossover", "any"]))
         if kind == "halfway":
@@ -119,7 +119,7 @@ def _check_game(game: str, data) -> None:
         elif kind == "numeric":
             _numeric_edit(doc, data)
         elif kind == "crossover":
-            _crossover(doc, json.loads(data.draw(st.sampled_from(POOL[key])).to_json()), data)
+            _crossover(doc, json.loads(data.draw(st.sampled_from(POOL[key])).to_json(format=1)), data)
         else:   # the JSON fuzz's edits (wrong types, removed fields...): always the last
             _edit(doc, data)
             break
@@ -143,11 +143,11 @@ def test_half_applied_moves_are_rejected_or_closed(key):
     g = GAMES[key]
     loaded = 0
     for s in POOL[key][::SWEEP_EVERY]:
-        before = json.loads(s.to_json())
+        before = json.loads(s.to_json(format=1))
         for m in _moves(s)[:2]:
             t = s.clone()
             t.apply(m)
-            after = json.loads(t.to_json())
+            after = json.loads(t.to_json(format=1))
             changed = changed_fields(before, after)
             subsets = [[a] for a in changed] + [[a, b] for i, a in enumerate(changed) for b in changed[i + 1:]]
             for names in subsets:
@@ -188,13 +188,13 @@ def test_a_reveal_into_a_full_display_is_rejected():
             continue
         g = GAMES[key]
         for s in POOL[key]:
-            before = json.loads(s.to_json())
+            before = json.loads(s.to_json(format=1))
             if s.is_terminal() or bin(before["state"]["display"]).count("1") != key[1] - 1:
                 continue
             for m in _moves(s):
                 t = s.clone()
                 t.apply(m)
-                after = json.loads(t.to_json())
+                after = json.loads(t.to_json(format=1))
                 if after["state"]["phase"] == 3:   # VI_PH_REVEAL
                     tried += 1
                     with pytest.raises(es.StateFormatError):

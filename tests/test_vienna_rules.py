@@ -52,7 +52,7 @@ def new_game(players: int, board: str = "tb", **opts) -> es.Game:
 
 def st(s: es.State) -> dict:
     """The state fields (csrc/games/vienna.h names) of ``s``."""
-    return json.loads(s.to_json())["state"]
+    return json.loads(s.to_json(format=1))["state"]
 
 
 def texts(s: es.State) -> set[str]:
@@ -182,7 +182,7 @@ def fill(s: es.State, roll: str | None = None) -> None:
 
 def edited(g: es.Game, s: es.State, **changes) -> es.State:
     """A copy of ``s`` with state fields replaced (``key=value`` or ``key=callable(state)``)."""
-    doc = json.loads(s.to_json())
+    doc = json.loads(s.to_json(format=1))
     for key, value in changes.items():
         doc["state"][key] = value(doc["state"]) if callable(value) else value
     return g.state_from_json(json.dumps(doc))

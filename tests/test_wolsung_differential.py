@@ -211,11 +211,11 @@ def test_n1_blocked_picker_takes_the_fe_in_a_non_last_factory():
             s.apply(s.sample_chance(rng.getrandbits(64)))
             continue
         moves = s.legal_moves()
-        if json.loads(s.to_json())["state"]["round"] == 9 and all(m % 32 == 1 for m in moves):
+        if json.loads(s.to_json(format=1))["state"]["round"] == 9 and all(m % 32 == 1 for m in moves):
             break
         place = [m for m in moves if m % 32 == 1 and (m // 32) % 25 == 0]
         s.apply(place[0] if place else (4 if 4 in moves else moves[0]))
-    doc = json.loads(s.to_json())
+    doc = json.loads(s.to_json(format=1))
     st = doc["state"]
     assert st["fe"] == -1 and st["siding"][0] == [1, 1, 2, 2, 0]
     st["storage"][0] = [4, 4, 4, 4, 0]
@@ -226,4 +226,4 @@ def test_n1_blocked_picker_takes_the_fe_in_a_non_last_factory():
         s.apply(next(m for m in s.legal_moves() if m % 32 == 1 and (m // 32) % 25 == 0))
     while s.is_chance():
         s.apply(s.sample_chance(1))
-    assert json.loads(s.to_json())["state"]["fe"] == 0, "P0 had to take the FE in F1"
+    assert json.loads(s.to_json(format=1))["state"]["fe"] == 0, "P0 had to take the FE in F1"

@@ -17,7 +17,7 @@ PH_DRAW, PH_DEAL, PH_START, PH_NCOUNT, PH_TIE, PH_NORDER, PH_CHANGE = 1, 3, 4, 6
 
 
 def fields(s, viewer=None):
-    return json.loads(s.to_json(viewer=viewer))["state"]
+    return json.loads(s.to_json(viewer=viewer, format=1))["state"]
 
 
 def random_states(n, seed, every=7, games=3, options=None):

@@ -30,11 +30,11 @@ def st_index(st) -> int:
 
 
 def fields(s) -> dict:
-    return json.loads(s.to_json())["state"]
+    return json.loads(s.to_json(format=1))["state"]
 
 
 def edit(g, s, **changes):
-    j = json.loads(s.to_json())
+    j = json.loads(s.to_json(format=1))
     j["state"].update(changes)
     return g.state_from_json(json.dumps(j))
 

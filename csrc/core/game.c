@@ -113,8 +113,23 @@ static size_t field_type_bytes(uint8_t type) {
     }
 }
 
+/* A field's kind fits its type and has a name table exactly when it needs one. */
+static int field_kind_ok(const es_field_desc *f) {
+    int named = f->kind == ES_K_ITEM || f->kind == ES_K_ITEMSET || f->kind == ES_K_ITEMSET_ROW ||
+                f->kind == ES_K_PER_ITEM;
+    int rows = f->kind == ES_K_ITEMSET_ROW || f->kind == ES_K_PER_ITEM;   /* take the last dimension */
+    int is_set = f->kind == ES_K_SEATSET || f->kind == ES_K_ITEMSET || f->kind == ES_K_ITEMSET_ROW;
+    if (f->kind > ES_K_PAD || named != (f->names != NULL)) return 0;
+    if (named && (f->names->count == 0 || f->names->stride == 0)) return 0;
+    if (is_set && f->type == ES_I8) return 0;
+    if (rows && f->dim0 == 1 && f->dim1 == 0) return 0;   /* a row needs an array */
+    return 1;
+}
+
 /* The state bytes no reflected field covers (0xFF each), or NULL when a field has an unknown
- * type, lies outside the state or overlaps another: one byte would then have two meanings. */
+ * type or kind, lies outside the state or overlaps another: one byte would then have two
+ * meanings. ES_K_PAD fields are reflected (they cover their bytes) but must stay zero, so
+ * their bytes count as unreflected in the mask. */
 static uint8_t *unreflected_mask(const es_game_def *def) {
     uint8_t *mask = (uint8_t *)malloc(def->state_size ? def->state_size : 1);
     if (!mask) return NULL;
@@ -122,13 +137,18 @@ static uint8_t *unreflected_mask(const es_game_def *def) {
     for (int i = 0; i < def->n_fields; i++) {
         const es_field_desc *f = &def->fields[i];
         size_t bytes = field_type_bytes(f->type) * f->dim0 * (f->dim1 ? f->dim1 : 1);
-        int ok = bytes > 0 && f->offset + bytes <= def->state_size;
+        int ok = bytes > 0 && f->offset + bytes <= def->state_size && field_kind_ok(f);
         for (size_t b = 0; ok && b < bytes; b++) ok = mask[f->offset + b] == 0xFF;
         if (!ok) {
             free(mask);
             return NULL;
         }
         memset(mask + f->offset, 0, bytes);
+    }
+    for (int i = 0; i < def->n_fields; i++) {
+        const es_field_desc *f = &def->fields[i];
+        if (f->kind == ES_K_PAD)
+            memset(mask + f->offset, 0xFF, field_type_bytes(f->type) * f->dim0 * (f->dim1 ? f->dim1 : 1));
     }
     return mask;
 }
@@ -308,6 +328,63 @@ int es_encode(const es_game *g, const void *s, uint8_t *buf, size_t cap) {
     return (int)total;
 }
 
+/* Element k of field f in state s, sign-extended for ES_I8. */
+static int64_t field_value(const es_field_desc *f, const uint8_t *s, size_t k) {
+    const uint8_t *p = s + f->offset + k * field_type_bytes(f->type);
+    switch (f->type) {
+    case ES_U8: return *p;
+    case ES_I8: return (int8_t)*p;
+    case ES_U16: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case ES_U32: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return (int64_t)v; }
+    }
+}
+
+/* Entry i of f's name table is a name of this game's data. */
+static int named(const es_game *g, const es_field_desc *f, uint64_t i) {
+    const char *name = i < f->names->count ? es_field_item_name(g, (int)(f - g->def->fields), (int)i) : NULL;
+    return name && name[0];
+}
+
+/* Every value means what its field's kind declares (eurosearch.h, es_field_kind): flags are 0 or
+ * 1, seats are seats of this game, items and set members are named entries, per-item rows are
+ * zero past the named entries. The JSON form can then write every valid state. */
+static int check_kinds(const es_game *g, const uint8_t *s, char *err, size_t errlen) {
+    char msg[200];
+    for (int i = 0; i < g->def->n_fields; i++) {
+        const es_field_desc *f = &g->def->fields[i];
+        size_t n = (size_t)f->dim0 * (f->dim1 ? f->dim1 : 1);
+        size_t row = f->kind == ES_K_ITEMSET_ROW || f->kind == ES_K_PER_ITEM ? (f->dim1 ? f->dim1 : f->dim0) : 1;
+        int bits = 8 * (int)field_type_bytes(f->type);
+        uint64_t all = bits == 64 ? ~0ull : (1ull << bits) - 1;
+        int64_t none = f->type == ES_I8 ? -1 : (int64_t)all;
+        for (size_t k = 0; k < n; k++) {
+            int64_t v = field_value(f, s, k);
+            uint64_t u = (uint64_t)v & all;
+            const char *bad = NULL;
+            switch (f->kind) {
+            case ES_K_BOOL: if (v != 0 && v != 1) bad = "is not 0 or 1 (a flag)"; break;
+            case ES_K_SEAT: if (v != none && (v < 0 || v >= g->players)) bad = "is not a seat of this game"; break;
+            case ES_K_SEATSET: if (g->players < 64 && (u >> g->players)) bad = "holds a seat this game does not have"; break;
+            case ES_K_ITEM: if (v != none && (v < 0 || !named(g, f, (uint64_t)v))) bad = "is not an entry of the data"; break;
+            case ES_K_ITEMSET:
+            case ES_K_ITEMSET_ROW:
+                for (uint64_t x = u; x && !bad; x &= x - 1)
+                    if (!named(g, f, (k % row) * (uint64_t)bits + (uint64_t)__builtin_ctzll(x))) bad = "holds an entry the data does not have";
+                break;
+            case ES_K_PER_ITEM: if (v != 0 && !named(g, f, k % row)) bad = "is not zero past the data's entries"; break;
+            default: break;
+            }
+            if (bad) {
+                snprintf(msg, sizeof msg, "field '%s' element %zu (%lld) %s", f->name, k, (long long)v, bad);
+                set_err(err, errlen, msg);
+                return ES_ERR_FORMAT;
+            }
+        }
+    }
+    return ES_OK;
+}
+
 int es_validate(const es_game *g, const void *s, char *err, size_t errlen) {
     /* One byte form per state: padding and unused tail bytes are zero, as es_init leaves
      * them; otherwise equal states would compare and hash differently. */
@@ -320,6 +397,7 @@ int es_validate(const es_game *g, const void *s, char *err, size_t errlen) {
             return ES_ERR_FORMAT;
         }
     }
+    if (check_kinds(g, bytes, err, errlen) != ES_OK) return ES_ERR_FORMAT;
     if (g->def->validate(g, s, err, errlen) != ES_OK) return ES_ERR_FORMAT;
     /* Every node a state can be in must offer something to do. */
     es_move moves[ES_STACK_MOVES];
@@ -388,6 +466,13 @@ int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *e
 const es_field_desc *es_state_fields(const es_game *g, int *count) {
     if (count) *count = g->def->n_fields;
     return g->def->fields;
+}
+
+const char *es_field_item_name(const es_game *g, int field, int item) {
+    if (field < 0 || field >= g->def->n_fields) return NULL;
+    const es_name_table *t = g->def->fields[field].names;
+    if (!t || item < 0 || (uint32_t)item >= t->count || !g->data) return NULL;
+    return (const char *)g->data + t->offset + (size_t)item * t->stride;
 }
 
 /* ---- random playouts ---- */

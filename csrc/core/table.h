@@ -33,8 +33,16 @@ static inline int es_setup_error(char *err, size_t errlen, const char *fmt, ...)
     return ES_ERR_ARG;
 }
 
-/* Reflection entries: a scalar, a 1-D array of n, a 2-D array a x b. */
-#define ES_FIELD(st, name, type) {#name, offsetof(st, name), type, 1, 0}
-#define ES_ARRAY(st, name, type, n) {#name, offsetof(st, name), type, n, 0}
-#define ES_ARRAY2(st, name, type, a, b) {#name, offsetof(st, name), type, a, b}
+/* Reflection entries: a scalar, a 1-D array of n, a 2-D array a x b; a plain number
+ * (ES_K_INT), or with the meaning of its values (es_field_kind, over a name table or NULL). */
+#define ES_FIELD(st, name, type) {#name, offsetof(st, name), type, 1, 0, ES_K_INT, NULL}
+#define ES_ARRAY(st, name, type, n) {#name, offsetof(st, name), type, n, 0, ES_K_INT, NULL}
+#define ES_ARRAY2(st, name, type, a, b) {#name, offsetof(st, name), type, a, b, ES_K_INT, NULL}
+#define ES_FIELD_K(st, name, type, kind, names) {#name, offsetof(st, name), type, 1, 0, kind, names}
+#define ES_ARRAY_K(st, name, type, n, kind, names) {#name, offsetof(st, name), type, n, 0, kind, names}
+#define ES_ARRAY2_K(st, name, type, a, b, kind, names) {#name, offsetof(st, name), type, a, b, kind, names}
+/* A name table of the game's data struct dt: `first` is entry 0's name (a char array), entries
+ * `stride` bytes apart, n of them (es_name_table). */
+#define ES_NAMES(what, dt, first, stride, n) {what, (uint32_t)offsetof(dt, first), (uint32_t)(stride), (uint32_t)(n)}
+
 #endif

@@ -984,12 +984,17 @@ static void br_observe(const es_game *g, const void *sv, int player, float *out)
 
 static const int32_t bruges_default_options[BR_NOPTIONS] = {-1, 0, 30};
 
+/* The data's names (bruges_data): the person cards. Field kinds (es_field_kind): the per-card
+ * arrays by card id, seats as seats. */
+static const es_name_table bruges_card_names = ES_NAMES("person cards", bruges_data, card[0].id, sizeof(br_card), BR_CARDS);
+#define BR_PER_CARD(name) ES_ARRAY_K(br_state, name, ES_U8, BR_CARDS, ES_K_PER_ITEM, &bruges_card_names)
+
 static const es_field_desc bruges_fields[] = {
-    ES_FIELD(br_state, phase, ES_U8), ES_FIELD(br_state, round, ES_U8), ES_FIELD(br_state, start, ES_U8),
-    ES_FIELD(br_state, cur, ES_U8), ES_FIELD(br_state, final_flag, ES_U8), ES_FIELD(br_state, extra_entered, ES_U8),
+    ES_FIELD(br_state, phase, ES_U8), ES_FIELD(br_state, round, ES_U8), ES_FIELD_K(br_state, start, ES_U8, ES_K_SEAT, NULL),
+    ES_FIELD_K(br_state, cur, ES_U8, ES_K_SEAT, NULL), ES_FIELD(br_state, final_flag, ES_U8), ES_FIELD(br_state, extra_entered, ES_U8),
     ES_FIELD(br_state, extra_size, ES_U8), ES_ARRAY(br_state, size, ES_U8, 2), ES_ARRAY(br_state, top, ES_U8, 2),
-    ES_FIELD(br_state, need_top, ES_U8), ES_FIELD(br_state, setup_b, ES_U8), ES_FIELD(br_state, need_card, ES_U8),
-    ES_FIELD(br_state, seat, ES_U8), ES_FIELD(br_state, lap, ES_U8), ES_FIELD(br_state, optional, ES_U8),
+    ES_FIELD(br_state, need_top, ES_U8), ES_FIELD_K(br_state, setup_b, ES_U8, ES_K_BOOL, NULL), ES_FIELD(br_state, need_card, ES_U8),
+    ES_FIELD(br_state, seat, ES_U8), ES_FIELD(br_state, lap, ES_U8), ES_FIELD_K(br_state, optional, ES_U8, ES_K_BOOL, NULL),
     ES_FIELD(br_state, plays_left, ES_U8), ES_FIELD(br_state, played, ES_U8), ES_FIELD(br_state, draws_left, ES_U8),
     ES_FIELD(br_state, jailer_left, ES_U8), ES_FIELD(br_state, pending_dis, ES_U8), ES_FIELD(br_state, fire_left, ES_U8),
     ES_FIELD(br_state, plague_left, ES_U8), ES_FIELD(br_state, dice_rolled, ES_U8), ES_ARRAY(br_state, die, ES_U8, BR_NCOL),
@@ -998,9 +1003,8 @@ static const es_field_desc bruges_fields[] = {
     ES_ARRAY(br_state, markers, ES_U8, BR_MAXP), ES_ARRAY(br_state, house_seq, ES_U8, BR_MAXP),
     ES_ARRAY2(br_state, workers, ES_U8, BR_MAXP, BR_NCOL), ES_ARRAY2(br_state, threats, ES_U8, BR_MAXP, BR_NCOL),
     ES_ARRAY2(br_state, pending, ES_U8, BR_MAXP, BR_NCOL), ES_ARRAY2(br_state, canal, ES_U8, BR_MAXP, 2),
-    ES_ARRAY2(br_state, statue, ES_U8, BR_MAXP, 2), ES_ARRAY(br_state, zone, ES_U8, BR_CARDS),
-    ES_ARRAY(br_state, owner, ES_U8, BR_CARDS), ES_ARRAY(br_state, link, ES_U8, BR_CARDS),
-    ES_ARRAY(br_state, flags, ES_U8, BR_CARDS),
+    ES_ARRAY2(br_state, statue, ES_U8, BR_MAXP, 2), BR_PER_CARD(zone), BR_PER_CARD(owner), BR_PER_CARD(link),
+    BR_PER_CARD(flags),
 };
 
 const es_game_def es_bruges_def = {

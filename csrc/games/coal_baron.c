@@ -1640,24 +1640,37 @@ static int cb_render(const es_game *g, const void *vs, char *buf, size_t cap) {
 #define F1(name, type) ES_FIELD(cb_state, name, type)
 #define FA(name, type, n) ES_ARRAY(cb_state, name, type, n)
 #define F2(name, type, a, b) ES_ARRAY2(cb_state, name, type, a, b)
-#define DECK_FIELDS(dk)                                                                                \
-    FA(dk.unknown, ES_U8, ES_KDECK_TYPES), FA(dk.top, ES_U8, ES_KDECK_MAX), FA(dk.top_seen, ES_U8, ES_KDECK_MAX), \
-    FA(dk.bot, ES_U8, ES_KDECK_MAX), FA(dk.bot_seen, ES_U8, ES_KDECK_MAX), F1(dk.unknown_n, ES_U8),     \
-    F1(dk.top_n, ES_U8), F1(dk.bot_n, ES_U8), F1(dk.reserved, ES_U8), FA(dk.pad, ES_U8, 4)
+#define K1(name, type, kind, names) ES_FIELD_K(cb_state, name, type, kind, names)
+#define KA(name, type, n, kind, names) ES_ARRAY_K(cb_state, name, type, n, kind, names)
+#define K2(name, type, a, b, kind, names) ES_ARRAY2_K(cb_state, name, type, a, b, kind, names)
+/* The data's names (cb_data): order cards, tunnel-tile types, worker spaces. */
+static const es_name_table cb_card_names = ES_NAMES("order cards", cb_data, card_id, ES_NAME_BYTES, CB_NCARDS);
+static const es_name_table cb_tile_names = ES_NAMES("tile types", cb_data, tile_id, ES_NAME_BYTES, CB_NTYPES);
+static const es_name_table cb_space_names = ES_NAMES("worker spaces", cb_data, space_id, ES_NAME_BYTES, CB_NSPACES);
+#define DECK_FIELDS(dk, names)                                                                         \
+    KA(dk.unknown, ES_U8, ES_KDECK_TYPES, ES_K_PER_ITEM, names), KA(dk.top, ES_U8, ES_KDECK_MAX, ES_K_ITEM, names), \
+    KA(dk.top_seen, ES_U8, ES_KDECK_MAX, ES_K_SEATSET, NULL), KA(dk.bot, ES_U8, ES_KDECK_MAX, ES_K_ITEM, names),   \
+    KA(dk.bot_seen, ES_U8, ES_KDECK_MAX, ES_K_SEATSET, NULL), F1(dk.unknown_n, ES_U8), F1(dk.top_n, ES_U8),       \
+    F1(dk.bot_n, ES_U8), K1(dk.reserved, ES_U8, ES_K_PAD, NULL), KA(dk.pad, ES_U8, 4, ES_K_PAD, NULL)
 
+/* Field kinds (es_field_kind): card sets and cards by the data's ids, seats and "none" (255 / -1) as null. */
 static const es_field_desc cb_fields[] = {
-    DECK_FIELDS(tiles), DECK_FIELDS(orders),
-    F1(pool, ES_U64), FA(outstanding, ES_U64, CB_MAXP), FA(delivered, ES_U64, CB_MAXP),
+    DECK_FIELDS(tiles, &cb_tile_names), DECK_FIELDS(orders, &cb_card_names),
+    K1(pool, ES_U64, ES_K_ITEMSET, &cb_card_names), KA(outstanding, ES_U64, CB_MAXP, ES_K_ITEMSET, &cb_card_names),
+    KA(delivered, ES_U64, CB_MAXP, ES_K_ITEMSET, &cb_card_names),
     FA(vp, ES_U16, CB_MAXP), FA(penalty, ES_U16, CB_MAXP), FA(money, ES_U16, CB_MAXP),
     FA(supply, ES_U8, CB_MAXP), FA(canteen, ES_U8, CB_MAXP), FA(bank, ES_U8, CB_MAXP), FA(cage_level, ES_U8, CB_MAXP),
     F2(cage, ES_U8, CB_MAXP, CB_NCOL), F2(storage, ES_U8, CB_MAXP, CB_NCOL), F2(carts, ES_U8, CB_MAXP, CB_NCOL),
     F2(mine, ES_U8, CB_MAXP, CB_NCOL * CB_NCOL), FA(light, ES_U8, CB_MAXP), FA(dark, ES_U8, CB_MAXP),
-    F2(owned, ES_U8, CB_MAXP, CB_NTYPES), F2(filled, ES_U8, CB_NCARDS, CB_NCOL), F2(oncard, ES_U8, CB_NCARDS, CB_NCOL),
-    FA(owner, ES_I8, CB_NSPACES), FA(count, ES_U8, CB_NSPACES), FA(factory, ES_U8, 8), FA(display, ES_U8, 4),
-    FA(coal, ES_U8, CB_NCOL), FA(buf, ES_U8, CB_MAX_DRAW), F1(buf_n, ES_U8), F1(buf_goal, ES_U8), F1(buf_kind, ES_U8),
-    F1(buf_ordered, ES_U8), F1(buf_dest, ES_U8), F1(phase, ES_U8), F1(actor, ES_I8), F1(turn, ES_I8), F1(shift, ES_U8),
-    F1(start, ES_U8), F1(pick, ES_U8), F1(steps, ES_U8), F1(action, ES_U8), F1(refill, ES_U8), F1(short_left, ES_U8),
-    F1(short_level, ES_U8), FA(reserved, ES_U8, 2),
+    K2(owned, ES_U8, CB_MAXP, CB_NTYPES, ES_K_PER_ITEM, &cb_tile_names), F2(filled, ES_U8, CB_NCARDS, CB_NCOL),
+    F2(oncard, ES_U8, CB_NCARDS, CB_NCOL),
+    KA(owner, ES_I8, CB_NSPACES, ES_K_SEAT, NULL), KA(count, ES_U8, CB_NSPACES, ES_K_PER_ITEM, &cb_space_names),
+    KA(factory, ES_U8, 8, ES_K_ITEM, &cb_tile_names), KA(display, ES_U8, 4, ES_K_ITEM, &cb_card_names),
+    FA(coal, ES_U8, CB_NCOL), KA(buf, ES_U8, CB_MAX_DRAW, ES_K_OPT, NULL), F1(buf_n, ES_U8), F1(buf_goal, ES_U8),
+    F1(buf_kind, ES_U8), F1(buf_ordered, ES_U8), F1(buf_dest, ES_U8), F1(phase, ES_U8), K1(actor, ES_I8, ES_K_SEAT, NULL),
+    K1(turn, ES_I8, ES_K_SEAT, NULL), F1(shift, ES_U8), K1(start, ES_U8, ES_K_SEAT, NULL), F1(pick, ES_U8),
+    F1(steps, ES_U8), K1(action, ES_U8, ES_K_ITEM, &cb_space_names), K1(refill, ES_U8, ES_K_ITEM, &cb_space_names),
+    F1(short_left, ES_U8), F1(short_level, ES_U8), KA(reserved, ES_U8, 2, ES_K_PAD, NULL),
 };
 
 static const int32_t cb_default_options[CB_NOPTIONS] = {-1, -1, 1};

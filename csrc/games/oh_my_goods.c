@@ -2082,28 +2082,44 @@ static int omg_render_view(const es_game *g, const void *view, const void *real,
 #define F1(name, type) ES_FIELD(omg_state, name, type)
 #define FA(name, type, n) ES_ARRAY(omg_state, name, type, n)
 #define F2(name, type, a, b) ES_ARRAY2(omg_state, name, type, a, b)
+#define K1(name, type, kind, names) ES_FIELD_K(omg_state, name, type, kind, names)
+#define KA(name, type, n, kind, names) ES_ARRAY_K(omg_state, name, type, n, kind, names)
+#define K2(name, type, a, b, kind, names) ES_ARRAY2_K(omg_state, name, type, a, b, kind, names)
+/* The data's names (omg_data): deck cards, Charburners, assistants. */
+static const es_name_table omg_card_names = ES_NAMES("cards", omg_data, card_id, ES_NAME_BYTES, OMG_NCARDS);
+static const es_name_table omg_cb_names = ES_NAMES("charburners", omg_data, cb_id, ES_NAME_BYTES, OMG_NCB);
+static const es_name_table omg_asst_names = ES_NAMES("assistants", omg_data, asst_id, ES_NAME_BYTES, OMG_NASSIST);
 
+/* Field kinds (es_field_kind): card sets (two words each) and cards by the data's ids, per-card and
+ * per-assistant arrays by name, seats and "none" (-1 / 255) as null. */
 static const es_field_desc omg_fields[] = {
-    FA(deck, ES_U64, 2), FA(discard, ES_U64, 2), FA(market, ES_U64, 2),
-    F2(hand, ES_U64, OMG_MAXP, 2), F2(pending, ES_U64, OMG_MAXP, 2),
+    KA(deck, ES_U64, 2, ES_K_ITEMSET_ROW, &omg_card_names), KA(discard, ES_U64, 2, ES_K_ITEMSET_ROW, &omg_card_names),
+    KA(market, ES_U64, 2, ES_K_ITEMSET_ROW, &omg_card_names),
+    K2(hand, ES_U64, OMG_MAXP, 2, ES_K_ITEMSET_ROW, &omg_card_names),
+    K2(pending, ES_U64, OMG_MAXP, 2, ES_K_ITEMSET_ROW, &omg_card_names),
     FA(produced, ES_U16, OMG_MAXP), FA(tried, ES_U16, OMG_MAXP),
-    FA(loc, ES_U8, OMG_NCARDS), FA(seen, ES_U8, OMG_NCARDS),
-    F2(goods_n, ES_U8, OMG_MAXP, OMG_SLOTS), F2(slot_card, ES_I8, OMG_MAXP, OMG_SLOTS),
-    FA(n_slots, ES_U8, OMG_MAXP), FA(charburner, ES_I8, OMG_MAXP),
-    FA(asst_owner, ES_I8, OMG_NASSIST), FA(asst_side, ES_U8, OMG_NASSIST), FA(asst_slot, ES_I8, OMG_NASSIST),
-    FA(worker_slot, ES_I8, OMG_MAXP), FA(worker_exact, ES_U8, OMG_MAXP), FA(aside, ES_I8, OMG_MAXP),
-    FA(pend_move, ES_I8, OMG_NASSIST), FA(pend_worker, ES_I8, OMG_MAXP), FA(pend_exact, ES_U8, OMG_MAXP),
-    FA(pend_aside, ES_I8, OMG_MAXP), F2(reserved, ES_U8, OMG_MAXP, OMG_SLOTS),
-    F1(stage, ES_U8), F1(sub, ES_U8), F1(round, ES_U8), F1(start, ES_U8), F1(actor, ES_I8), F1(idx, ES_U8),
-    F1(p2_step, ES_U8), F1(p2_asst, ES_U8), F1(end_triggered, ES_U8), F1(final_full, ES_U8),
-    FA(extra_cards, ES_U8, OMG_MAXP), FA(redraw_n, ES_U8, OMG_MAXP),
+    KA(loc, ES_U8, OMG_NCARDS, ES_K_PER_ITEM, &omg_card_names), KA(seen, ES_U8, OMG_NCARDS, ES_K_PER_ITEM, &omg_card_names),
+    F2(goods_n, ES_U8, OMG_MAXP, OMG_SLOTS), K2(slot_card, ES_I8, OMG_MAXP, OMG_SLOTS, ES_K_ITEM, &omg_card_names),
+    FA(n_slots, ES_U8, OMG_MAXP), KA(charburner, ES_I8, OMG_MAXP, ES_K_ITEM, &omg_cb_names),
+    KA(asst_owner, ES_I8, OMG_NASSIST, ES_K_PER_ITEM, &omg_asst_names),
+    KA(asst_side, ES_U8, OMG_NASSIST, ES_K_PER_ITEM, &omg_asst_names),
+    KA(asst_slot, ES_I8, OMG_NASSIST, ES_K_PER_ITEM, &omg_asst_names),
+    KA(worker_slot, ES_I8, OMG_MAXP, ES_K_OPT, NULL), KA(worker_exact, ES_U8, OMG_MAXP, ES_K_BOOL, NULL),
+    KA(aside, ES_I8, OMG_MAXP, ES_K_ITEM, &omg_card_names),
+    KA(pend_move, ES_I8, OMG_NASSIST, ES_K_PER_ITEM, &omg_asst_names), KA(pend_worker, ES_I8, OMG_MAXP, ES_K_OPT, NULL),
+    KA(pend_exact, ES_U8, OMG_MAXP, ES_K_BOOL, NULL), KA(pend_aside, ES_I8, OMG_MAXP, ES_K_ITEM, &omg_card_names),
+    F2(reserved, ES_U8, OMG_MAXP, OMG_SLOTS),
+    F1(stage, ES_U8), F1(sub, ES_U8), F1(round, ES_U8), K1(start, ES_U8, ES_K_SEAT, NULL), K1(actor, ES_I8, ES_K_SEAT, NULL),
+    F1(idx, ES_U8), F1(p2_step, ES_U8), F1(p2_asst, ES_U8), K1(end_triggered, ES_U8, ES_K_BOOL, NULL),
+    K1(final_full, ES_U8, ES_K_BOOL, NULL), FA(extra_cards, ES_U8, OMG_MAXP), FA(redraw_n, ES_U8, OMG_MAXP),
     F1(draw_dest, ES_U8), F1(draw_player, ES_U8), F1(draw_slot, ES_U8), F1(draw_left, ES_U8),
     F1(row_suns, ES_U8), F1(exhaust_idx, ES_U8), F1(exhaust_left, ES_U8),
     F1(pay_for, ES_U8), F1(pay_arg, ES_U8), F1(pay_cost, ES_U8), F1(pay_total, ES_U8), F1(pay_min, ES_U8),
-    F1(pay_slot, ES_U8), F1(pay_player, ES_U8), FA(pay_counts, ES_U8, OMG_SLOTS),
-    FA(take_left, ES_U8, OMG_SLOTS), F1(take_player, ES_U8), F1(take_dest_slot, ES_U8),
+    F1(pay_slot, ES_U8), K1(pay_player, ES_U8, ES_K_SEAT, NULL), FA(pay_counts, ES_U8, OMG_SLOTS),
+    FA(take_left, ES_U8, OMG_SLOTS), K1(take_player, ES_U8, ES_K_SEAT, NULL), F1(take_dest_slot, ES_U8),
     F1(take_after, ES_U8), F1(sup_slot, ES_U8), F1(sup_any, ES_U8), F1(sup_goods, ES_U8), F1(sup_last, ES_U8),
-    FA(sup_need, ES_U8, OMG_NRES + 1), F1(chain_in1, ES_U8), F1(deck_known, ES_U8), FA(spare, ES_U8, 4),
+    FA(sup_need, ES_U8, OMG_NRES + 1), F1(chain_in1, ES_U8), K1(deck_known, ES_U8, ES_K_SEATSET, NULL),
+    KA(spare, ES_U8, 4, ES_K_PAD, NULL),
 };
 
 static const int32_t omg_default_options[OMG_NOPTIONS] = {-1, 0, 0, 0, 1, 60};

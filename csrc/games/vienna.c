@@ -1515,19 +1515,33 @@ static int vi_render(const es_game *g, const void *vs, char *buf, size_t cap) {
 #define F1(name, type) ES_FIELD(vienna_state, name, type)
 #define FA(name, type, n) ES_ARRAY(vienna_state, name, type, n)
 #define F2(name, type, a, b) ES_ARRAY2(vienna_state, name, type, a, b)
+#define K1(name, type, kind, names) ES_FIELD_K(vienna_state, name, type, kind, names)
+#define KA(name, type, n, kind, names) ES_ARRAY_K(vienna_state, name, type, n, kind, names)
+#define K2(name, type, a, b, kind, names) ES_ARRAY2_K(vienna_state, name, type, a, b, kind, names)
+/* The data's names (vienna_data): street fields, starting cards, person types (fewer than the
+ * engine's maximum in a smaller data file: the rest are unnamed). */
+static const es_name_table vi_field_names = ES_NAMES("street fields", vienna_data, field[0].id, sizeof(vi_field), VI_MAX_STREET);
+static const es_name_table vi_start_names = ES_NAMES("starting cards", vienna_data, start_id, ES_NAME_BYTES, VI_MAX_START);
+static const es_name_table vi_person_names = ES_NAMES("person types", vienna_data, person_id, ES_NAME_BYTES, VI_MAX_PTYPES);
 
+/* Field kinds (es_field_kind): sets and cards by the data's ids, seats and -1 as null, flags as booleans. */
 static const es_field_desc vienna_fields[] = {
-    F1(display, ES_U64), F1(blocked, ES_U32), FA(vp, ES_U16, VI_MAXP), FA(coins, ES_U16, VI_MAXP),
-    F1(phase, ES_U8), F1(actor, ES_I8), F1(turn, ES_I8), F1(round, ES_U8), F1(gendarme, ES_I8),
-    F1(eval_pos, ES_U8), F1(double_used, ES_U8), F1(roll_turn, ES_U8), F1(white_holder, ES_I8),
-    F1(white_face, ES_U8), F1(white_placed, ES_U8), F1(roll_n, ES_U8), F1(roll_white, ES_U8),
-    F1(rolled, ES_U8), F1(start_taken, ES_U8), F1(drafted, ES_U8), F1(deck_total, ES_U8),
-    F1(discard_total, ES_U8), F1(queue_len, ES_U8), F1(reserved0, ES_U8),
-    FA(special_owner, ES_I8, VI_NSPECIAL), FA(start_card, ES_I8, VI_MAXP), FA(carriage, ES_I8, VI_MAXP),
-    FA(furthest, ES_I8, VI_MAXP), FA(sym_used, ES_U8, VI_MAXP), FA(geheimbund, ES_U8, VI_MAXP),
-    F2(sym, ES_U8, VI_MAXP, 3), F2(hand, ES_U8, VI_MAXP, 6), FA(occupant, ES_I8, VI_MAX_STREET),
-    FA(field_dice, ES_U8, VI_MAX_STREET), FA(deck, ES_U8, VI_MAX_PTYPES), FA(discard, ES_U8, VI_MAX_PTYPES),
-    FA(queue, ES_U8, VI_DECK), F2(owned, ES_U8, VI_MAXP, VI_MAX_PTYPES), FA(reserved1, ES_U8, 5),
+    K1(display, ES_U64, ES_K_ITEMSET, &vi_person_names), K1(blocked, ES_U32, ES_K_ITEMSET, &vi_field_names),
+    FA(vp, ES_U16, VI_MAXP), FA(coins, ES_U16, VI_MAXP),
+    F1(phase, ES_U8), K1(actor, ES_I8, ES_K_SEAT, NULL), K1(turn, ES_I8, ES_K_SEAT, NULL), F1(round, ES_U8),
+    K1(gendarme, ES_I8, ES_K_ITEM, &vi_field_names), F1(eval_pos, ES_U8), K1(double_used, ES_U8, ES_K_BOOL, NULL),
+    K1(roll_turn, ES_U8, ES_K_BOOL, NULL), K1(white_holder, ES_I8, ES_K_SEAT, NULL),
+    F1(white_face, ES_U8), F1(white_placed, ES_U8), F1(roll_n, ES_U8), K1(roll_white, ES_U8, ES_K_BOOL, NULL),
+    K1(rolled, ES_U8, ES_K_SEATSET, NULL), K1(start_taken, ES_U8, ES_K_ITEMSET, &vi_start_names), F1(drafted, ES_U8),
+    F1(deck_total, ES_U8), F1(discard_total, ES_U8), F1(queue_len, ES_U8), K1(reserved0, ES_U8, ES_K_PAD, NULL),
+    KA(special_owner, ES_I8, VI_NSPECIAL, ES_K_SEAT, NULL), KA(start_card, ES_I8, VI_MAXP, ES_K_ITEM, &vi_start_names),
+    KA(carriage, ES_I8, VI_MAXP, ES_K_ITEM, &vi_field_names), KA(furthest, ES_I8, VI_MAXP, ES_K_ITEM, &vi_field_names),
+    FA(sym_used, ES_U8, VI_MAXP), FA(geheimbund, ES_U8, VI_MAXP),
+    F2(sym, ES_U8, VI_MAXP, 3), F2(hand, ES_U8, VI_MAXP, 6), KA(occupant, ES_I8, VI_MAX_STREET, ES_K_SEAT, NULL),
+    FA(field_dice, ES_U8, VI_MAX_STREET), KA(deck, ES_U8, VI_MAX_PTYPES, ES_K_PER_ITEM, &vi_person_names),
+    KA(discard, ES_U8, VI_MAX_PTYPES, ES_K_PER_ITEM, &vi_person_names),
+    KA(queue, ES_U8, VI_DECK, ES_K_ITEM, &vi_person_names),
+    K2(owned, ES_U8, VI_MAXP, VI_MAX_PTYPES, ES_K_PER_ITEM, &vi_person_names), KA(reserved1, ES_U8, 5, ES_K_PAD, NULL),
 };
 
 static const int32_t vienna_default_options[VI_NOPTIONS] = {-1, 0, 1, 0, 100};

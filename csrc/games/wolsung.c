@@ -1351,17 +1351,27 @@ static int wo_render(const es_game *g, const void *vs, char *buf, size_t cap) { 
 #define F1(name, type) ES_FIELD(wo_state, name, type)
 #define FA(name, type, n) ES_ARRAY(wo_state, name, type, n)
 #define F2(name, type, a, b) ES_ARRAY2(wo_state, name, type, a, b)
+#define K1(name, type, kind, names) ES_FIELD_K(wo_state, name, type, kind, names)
+#define KA(name, type, n, kind, names) ES_ARRAY_K(wo_state, name, type, n, kind, names)
+/* The data's names (wo_data): machines and the Strike, task cards, special cards. */
+static const es_name_table wo_card_names = ES_NAMES("cards", wo_data, card_id, ES_NAME_BYTES, WO_NCARDS);
+static const es_name_table wo_task_names = ES_NAMES("task cards", wo_data, task_id, ES_NAME_BYTES, WO_NTASKCARDS);
+static const es_name_table wo_special_names = ES_NAMES("special cards", wo_data, special_id, ES_NAME_BYTES, WO_NSPECIAL);
 
+/* Field kinds (es_field_kind): card sets and cards by the data's ids, seats and -1 as null. */
 static const es_field_desc wo_fields[] = {
-    F1(deck, ES_U64), F1(deck_b, ES_U64), F1(discard, ES_U64), FA(owned, ES_U64, WO_MAXP),
-    F1(phase, ES_U8), F1(actor, ES_I8), F1(round, ES_U8), F1(start0, ES_U8), F1(fe, ES_I8), F1(fac_idx, ES_U8),
-    F1(seat_ptr, ES_U8), F1(pass_run, ES_U8), F1(built, ES_U8), F1(turn, ES_U8), F1(picks_left, ES_U8), F1(took, ES_U8),
-    F1(skip_run, ES_U8), F1(order_len, ES_U8), FA(order, ES_U8, 5), FA(cnt, ES_U8, 5), F1(tie_lo, ES_U8), F1(tie_hi, ES_U8),
-    F1(neutral_count, ES_I8), F1(count_card, ES_I8), F1(order_card, ES_I8), F1(cont, ES_U8), F1(fill_cont, ES_U8),
-    F1(fill_slot, ES_U8), FA(office, ES_I8, 3), F2(siding, ES_U8, WO_NFAC, WO_NRES), F2(storage, ES_U8, WO_MAXP, WO_NRES),
-    FA(workshop, ES_U8, WO_MAXP), FA(supply, ES_U8, WO_MAXP), F2(fac, ES_U8, WO_MAXP, WO_NFAC), FA(upg, ES_U8, WO_MAXP),
-    FA(tm_used, ES_U8, WO_MAXP), FA(task, ES_I8, WO_MAXP), FA(hidden_workers, ES_U8, WO_MAXP),
-    F2(placed, ES_U8, WO_MAXP, 32), FA(reserved, ES_U8, 2),
+    K1(deck, ES_U64, ES_K_ITEMSET, &wo_card_names), K1(deck_b, ES_U64, ES_K_ITEMSET, &wo_card_names),
+    K1(discard, ES_U64, ES_K_ITEMSET, &wo_card_names), KA(owned, ES_U64, WO_MAXP, ES_K_ITEMSET, &wo_card_names),
+    F1(phase, ES_U8), K1(actor, ES_I8, ES_K_SEAT, NULL), F1(round, ES_U8), F1(start0, ES_U8), K1(fe, ES_I8, ES_K_SEAT, NULL),
+    F1(fac_idx, ES_U8), F1(seat_ptr, ES_U8), F1(pass_run, ES_U8), F1(built, ES_U8), F1(turn, ES_U8), F1(picks_left, ES_U8),
+    F1(took, ES_U8), F1(skip_run, ES_U8), F1(order_len, ES_U8), FA(order, ES_U8, 5), FA(cnt, ES_U8, 5), F1(tie_lo, ES_U8),
+    F1(tie_hi, ES_U8), F1(neutral_count, ES_I8), K1(count_card, ES_I8, ES_K_ITEM, &wo_special_names),
+    K1(order_card, ES_I8, ES_K_ITEM, &wo_special_names), F1(cont, ES_U8), F1(fill_cont, ES_U8),
+    F1(fill_slot, ES_U8), KA(office, ES_I8, 3, ES_K_ITEM, &wo_card_names), F2(siding, ES_U8, WO_NFAC, WO_NRES),
+    F2(storage, ES_U8, WO_MAXP, WO_NRES), FA(workshop, ES_U8, WO_MAXP), FA(supply, ES_U8, WO_MAXP),
+    F2(fac, ES_U8, WO_MAXP, WO_NFAC), FA(upg, ES_U8, WO_MAXP), FA(tm_used, ES_U8, WO_MAXP),
+    KA(task, ES_I8, WO_MAXP, ES_K_ITEM, &wo_task_names), FA(hidden_workers, ES_U8, WO_MAXP),
+    F2(placed, ES_U8, WO_MAXP, 32), KA(reserved, ES_U8, 2, ES_K_PAD, NULL),
 };
 
 static const int32_t wo_default_options[WO_NOPTIONS] = {-1, 0, 0, 0, 0, 0, 0, 0, 0};

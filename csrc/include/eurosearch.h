@@ -27,7 +27,8 @@ extern "C" {
                                  es_move_to_action, es_action_to_move, es_legal_actions_mask;
                                  es_game_def.observation_layout, es_observation_layout;
                               5: es_mcts_ensemble (many worlds, many threads), es_search_stats.bytes,
-                                 es_move_view */
+                                 es_move_view; es_field_desc.kind and .names (es_name_table),
+                                 es_field_item_name */
 
 /* current_player() sentinels */
 #define ES_CHANCE (-1)
@@ -52,11 +53,51 @@ typedef struct es_rng {
 
 /* Reflection of a state's layout, so that generic code can print and parse any state. */
 enum es_field_type { ES_U8 = 1, ES_I8 = 2, ES_U16 = 3, ES_U32 = 4, ES_U64 = 5 };
+
+/* What the values of a field mean, so that the JSON form of a state (python/eurosearch/
+ * statejson.py, docs/state_json.md) can write them for people: names instead of indices and
+ * bit sets, null instead of sentinels. "None" below is the type's sentinel: -1 for ES_I8, the
+ * all-ones value for the unsigned types (255 for ES_U8). Every kind applies to each element
+ * of the field, except ITEMSET_ROW and PER_ITEM, which take the last dimension as one value.
+ * es_validate checks every value against its kind, so that every valid state can be written;
+ * es_game_new refuses a table whose kinds do not fit (a name table exactly for the named kinds,
+ * unsigned types for the sets, an array for the row kinds).
+ *   ES_K_INT          a number (the default: a field declared without a kind)
+ *   ES_K_BOOL         a flag: 0 or 1 only
+ *   ES_K_SEAT         a seat 0 .. players-1, or none
+ *   ES_K_OPT          a number, or none (a street field or -1, a space index or 255 ...)
+ *   ES_K_SEATSET      a bit set of seats (bit p: seat p)
+ *   ES_K_ITEM         an index into `names`, or none, or "hidden": an item is there but the
+ *                     viewer of a redacted state cannot see which (the type's largest value
+ *                     below none: 127 for ES_I8, 254 for ES_U8)
+ *   ES_K_ITEMSET      a bit set over `names` (bit i: entry i), one per element
+ *   ES_K_ITEMSET_ROW  a bit set over `names` spread over the last dimension's words, low word
+ *                     first (bit b of word w: entry 64w + b; 128 cards in two ES_U64)
+ *   ES_K_PER_ITEM     the last dimension is indexed by `names` (a count per card type ...);
+ *                     elements past the named entries are zero
+ *   ES_K_PAD          padding or reserved bytes: always zero (es_validate checks it), not
+ *                     part of the JSON form
+ * A name table lists names that live in the game's data (es_game.data, built by setup from
+ * the data file's ids): entry i's NUL-terminated name at offset + i * stride, count entries,
+ * an empty name for an unused entry (data with fewer entries than the engine's maximum); the
+ * other names are distinct (the data loaders check their ids). */
+enum es_field_kind {
+    ES_K_INT = 0, ES_K_BOOL, ES_K_SEAT, ES_K_OPT, ES_K_SEATSET, ES_K_ITEM, ES_K_ITEMSET,
+    ES_K_ITEMSET_ROW, ES_K_PER_ITEM, ES_K_PAD
+};
+typedef struct es_name_table {
+    const char *what;    /* what the entries are ("cards", "tiles"), for documentation */
+    uint32_t offset;     /* byte offset of entry 0's name in es_game.data */
+    uint32_t stride;     /* bytes from one entry's name to the next */
+    uint32_t count;      /* entries (the engine's maximum) */
+} es_name_table;
 typedef struct es_field_desc {
     const char *name;
     uint32_t offset;     /* byte offset in the state */
     uint8_t type;        /* es_field_type */
     uint8_t dim0, dim1;  /* element counts; dim1 = 0 for a 1-D array, dim0 = 1 for a scalar */
+    uint8_t kind;        /* es_field_kind */
+    const es_name_table *names;   /* ES_K_ITEM, ES_K_ITEMSET(_ROW), ES_K_PER_ITEM; else NULL */
 } es_field_desc;
 
 /* The dense action space (for RL tools and OpenSpiel), declared by a game rather than coded:
@@ -226,9 +267,14 @@ int es_encode(const es_game *g, const void *s, uint8_t *buf, size_t cap);
 /* ES_OK, or ES_ERR_FORMAT with a message (corrupt, truncated or foreign bytes). */
 int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *err, size_t errlen);
 /* Check a raw state blob (as built from the reflection table): ES_OK or ES_ERR_FORMAT. Every
- * byte outside the reflected fields must be zero, then the game's validate() decides. */
+ * byte outside the reflected fields (and of ES_K_PAD fields) must be zero, every value must be
+ * of its field's kind (flags 0/1, seats of this game, items and set members named by the data,
+ * per-item rows zero past the named entries), then the game's validate() decides. */
 int es_validate(const es_game *g, const void *s, char *err, size_t errlen);
 const es_field_desc *es_state_fields(const es_game *g, int *count);
+/* The name of entry `item` of field `field`'s name table in this game's data: "" for an unused
+ * entry, NULL when the field has no names or an index is out of range. */
+const char *es_field_item_name(const es_game *g, int field, int item);
 
 /* ---- dense action space (es_game_def.move_kinds) ---- */
 /* The number of distinct actions (a fixed size per game), or ES_ERR_ARG if the game declares

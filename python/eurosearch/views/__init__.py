@@ -37,8 +37,9 @@ def zone(title: str, items: list[Item] | None = None, note: str = "") -> Zone:
 
 
 def redacted(state: Any, seat: int) -> dict[str, Any]:
-    """The fields of the state as `seat` may see them."""
-    return json.loads(state.to_json(viewer=seat))["state"]
+    """The fields of the state as `seat` may see them, as the struct's integers (the JSON form's
+    format 1: the game views index their data tables with them)."""
+    return json.loads(state.to_json(viewer=seat, format=1))["state"]
 
 
 def title_line(state: Any) -> str:
