@@ -140,11 +140,51 @@ static int single_steps(const bg_state *s, int p, const int *dv, int n, int *out
 
 /* ---------------------------------------------------------------- legal moves */
 
+/* Zobrist-style key of one (player, place, count) cell: place 0..23 a point, 24 the bar, 25 off. */
+static inline uint64_t cell_key(int p, int place, int count) {
+    uint64_t z = (uint64_t)((p * 26 + place) * 16 + count) * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* step_apply, also updating key (the XOR of the changed cells' keys: equal positions reached
+ * from one state have equal keys). */
+static inline void step_apply_keyed(bg_state *s, int p, int from, int d, uint64_t *key) {
+    int to = dest(p, from, d), q = 1 - p;
+    uint64_t k = *key;
+    if (from == BG_BAR) { k ^= cell_key(p, 24, s->bar[p]) ^ cell_key(p, 24, s->bar[p] - 1); s->bar[p]--; }
+    else { k ^= cell_key(p, from, s->board[p][from]) ^ cell_key(p, from, s->board[p][from] - 1); s->board[p][from]--; }
+    if (to < 0) {
+        k ^= cell_key(p, 25, s->off[p]) ^ cell_key(p, 25, s->off[p] + 1);
+        s->off[p]++;
+    } else {
+        if (s->board[q][to] == 1) {
+            k ^= cell_key(q, to, 1) ^ cell_key(q, to, 0) ^ cell_key(q, 24, s->bar[q]) ^ cell_key(q, 24, s->bar[q] + 1);
+            s->board[q][to] = 0;
+            s->bar[q]++;
+        }
+        k ^= cell_key(p, to, s->board[p][to]) ^ cell_key(p, to, s->board[p][to] + 1);
+        s->board[p][to]++;
+    }
+    *key = k;
+}
+
 typedef struct bg_cand {
     es_move id;
+    uint64_t key;
     uint8_t board[2][BG_POINTS];
     uint8_t bar[2], off[2];
 } bg_cand;
+
+#define BG_SLOTS 2048   /* open-addressing table over the candidates (more than twice BG_MAX_MOVES) */
+
+typedef struct bg_dedup {
+    bg_cand cand[BG_MAX_MOVES];
+    int16_t slot[BG_SLOTS];          /* candidate index, valid when stamp[i] == gen */
+    uint32_t stamp[BG_SLOTS], gen;
+    int n;
+} bg_dedup;
 
 static inline int same_result(const bg_cand *a, const bg_state *r) {
     return memcmp(a->board, r->board, sizeof r->board) == 0 && a->bar[0] == r->bar[0] && a->bar[1] == r->bar[1]
@@ -152,29 +192,30 @@ static inline int same_result(const bg_cand *a, const bg_state *r) {
 }
 
 /* Add move id with result r, unless a listed move has the same result (then keep the smaller id). */
-static void add_cand(bg_cand *c, int *n, uint64_t *keys, uint64_t key, es_move id, const bg_state *r) {
-    for (int i = 0; i < *n; i++)
-        if (keys[i] == key && same_result(&c[i], r)) {
-            if (id < c[i].id) c[i].id = id;
+static void add_cand(bg_dedup *t, uint64_t key, es_move id, const bg_state *r) {
+    for (uint32_t i = (uint32_t)key & (BG_SLOTS - 1);; i = (i + 1) & (BG_SLOTS - 1)) {
+        if (t->stamp[i] != t->gen) {
+            bg_cand *x = &t->cand[t->n];
+            x->id = id;
+            x->key = key;
+            memcpy(x->board, r->board, sizeof r->board);
+            x->bar[0] = r->bar[0]; x->bar[1] = r->bar[1];
+            x->off[0] = r->off[0]; x->off[1] = r->off[1];
+            t->stamp[i] = t->gen;
+            t->slot[i] = (int16_t)t->n++;
             return;
         }
-    bg_cand *x = &c[*n];
-    x->id = id;
-    memcpy(x->board, r->board, sizeof r->board);
-    x->bar[0] = r->bar[0]; x->bar[1] = r->bar[1];
-    x->off[0] = r->off[0]; x->off[1] = r->off[1];
-    keys[*n] = key;
-    (*n)++;
+        bg_cand *c = &t->cand[t->slot[i]];
+        if (c->key == key && same_result(c, r)) {
+            if (id < c->id) c->id = id;
+            return;
+        }
+    }
 }
 
-/* A cheap key of a result, to skip most comparisons (equal results have equal keys). */
-static uint64_t result_key(const bg_state *r) {
-    uint64_t h = 1469598103934665603ULL;
-    for (int p = 0; p < 2; p++) {
-        for (int i = 0; i < BG_POINTS; i++) h = (h ^ r->board[p][i]) * 1099511628211ULL;
-        h = (h ^ (uint64_t)(r->bar[p] | r->off[p] << 5)) * 1099511628211ULL;
-    }
-    return h;
+static inline void dedup_reset(bg_dedup *t) {
+    t->n = 0;
+    if (++t->gen == 0) { memset(t->stamp, 0, sizeof t->stamp); t->gen = 1; }
 }
 
 /* The legal half-turns: play two dice if possible; else one, the higher if either could be
@@ -188,36 +229,39 @@ static int bg_legal_moves(const es_game *g, const void *vs, es_move *out) {
     int first[64], nfirst = single_steps(s, p, dv, ndv, first);
     if (nfirst == 0) { out[0] = PLAY(BG_NONE, BG_NONE, 0); return 1; }
 
-    static _Thread_local bg_cand cand[BG_MAX_MOVES];
-    static _Thread_local uint64_t keys[BG_MAX_MOVES];
-    int n = 0, two = 0;
+    static _Thread_local bg_dedup t;
+    dedup_reset(&t);
+    int two = 0;
     for (int a = 0; a < nfirst; a++) {
         int f1 = first[a] >> 3, d1 = first[a] & 7, d2 = d1 == hi ? lo : hi;
         int h = lo == hi ? 1 : d1 == hi;
-        bg_state t = *s;
-        step_apply(&t, p, f1, d1);
-        int second[64], nsecond = single_steps(&t, p, &d2, 1, second);
-        if (nsecond && !two) { two = 1; n = 0; }   /* two dice playable: drop single steps */
+        bg_state u = *s;
+        uint64_t k1 = 0;
+        step_apply_keyed(&u, p, f1, d1, &k1);
+        int second[64], nsecond = single_steps(&u, p, &d2, 1, second);
+        if (nsecond && !two) { two = 1; dedup_reset(&t); }   /* two dice playable: drop single steps */
         if (two) {
             for (int b = 0; b < nsecond; b++) {
-                bg_state r = t;
-                step_apply(&r, p, second[b] >> 3, d2);
-                add_cand(cand, &n, keys, result_key(&r), PLAY(f1, second[b] >> 3, h), &r);
+                bg_state r = u;
+                uint64_t k2 = k1;
+                step_apply_keyed(&r, p, second[b] >> 3, d2, &k2);
+                add_cand(&t, k2, PLAY(f1, second[b] >> 3, h), &r);
             }
         } else if (d1 == hi || lo == hi) {
-            add_cand(cand, &n, keys, result_key(&t), PLAY(f1, BG_NONE, h), &t);
+            add_cand(&t, k1, PLAY(f1, BG_NONE, h), &u);
         }
     }
-    if (!two && n == 0) {
+    if (!two && t.n == 0) {
         /* only the lower die can be played: play it */
         for (int a = 0; a < nfirst; a++) {
-            bg_state t = *s;
-            step_apply(&t, p, first[a] >> 3, first[a] & 7);
-            add_cand(cand, &n, keys, result_key(&t), PLAY(first[a] >> 3, BG_NONE, 0), &t);
+            bg_state u = *s;
+            uint64_t k1 = 0;
+            step_apply_keyed(&u, p, first[a] >> 3, first[a] & 7, &k1);
+            add_cand(&t, k1, PLAY(first[a] >> 3, BG_NONE, 0), &u);
         }
     }
-    for (int i = 0; i < n; i++) out[i] = cand[i].id;
-    return n;
+    for (int i = 0; i < t.n; i++) out[i] = t.cand[i].id;
+    return t.n;
 }
 
 /* ---------------------------------------------------------------- chance */
