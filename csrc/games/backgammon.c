@@ -429,8 +429,9 @@ static int bg_validate(const es_game *g, const void *vs, char *err, size_t errle
 
 /* OpenSpiel's (Tesauro's) encoding, seen by `player`: for own then opposing checkers, per
  * point 0..23: one, two, three, and the number beyond three; then bar, off, to-move for
- * each; then the two dice (low, high; 0 outside a move). */
-#define BG_OBS_SIZE (2 * BG_POINTS * 4 + 6 + 2)
+ * each; then the two dice (low, high; 0 outside a move). The first 200 floats are
+ * OpenSpiel's vector; eurosearch's "actor" slice (who moves, relative to the viewer) ends it. */
+#define BG_OBS_SIZE (2 * BG_POINTS * 4 + 6 + 2 + 2)
 static int bg_observation_size(const es_game *g) { (void)g; return BG_OBS_SIZE; }
 
 static int bg_observation_layout(const es_game *g, es_obs_slice *out, int cap) {
@@ -441,6 +442,7 @@ static int bg_observation_layout(const es_game *g, es_obs_slice *out, int cap) {
     es_obs_add(&b, "own", 3, 0);        /* bar, off, to move */
     es_obs_add(&b, "opponent", 3, 0);   /* bar, off, to move */
     es_obs_add(&b, "dice", 2, 0);
+    es_obs_add(&b, "actor", 2, 0);      /* one-hot, relative seat: the viewer first */
     return b.n;
 }
 
@@ -466,6 +468,7 @@ static void bg_observe(const es_game *g, const void *vs, int player, float *out)
     }
     out[i++] = s->dice[0];
     out[i++] = s->dice[1];
+    for (int k = 0; k < 2; k++) out[i++] = s->phase == BG_PH_MOVE && s->player == (player + k) % 2;
 }
 
 static const es_move_kind bg_move_kinds[] = {
