@@ -95,7 +95,7 @@ def test_public_names_exist():
 
 
 def test_games_lists_the_implemented_games():
-    assert es.games() == ["bruges", "coal_baron", "oh_my_goods", "vienna", "wolsung"]
+    assert es.games() == ["backgammon", "bruges", "coal_baron", "oh_my_goods", "vienna", "wolsung"]
 
 
 def test_unknown_game_is_value_error_naming_the_games():

@@ -28,7 +28,7 @@ FUZZ = settings(max_examples=int(os.environ.get("ES_FUZZ_EXAMPLES", 300)), deadl
 GAMES = {(name, n): es.game(name, players=n) for name in es.games()
          for n in range(es.game_spec(name).min_players, es.game_spec(name).max_players + 1)}
 #: sample a state every this many steps (Oh My Goods! games are about three times longer)
-EVERY = {"vienna": 9, "oh_my_goods": 29, "coal_baron": 11, "wolsung": 13, "bruges": 23}
+EVERY = {"vienna": 9, "oh_my_goods": 29, "coal_baron": 11, "wolsung": 13, "bruges": 23, "backgammon": 11}
 
 
 def _pool(key, seed: int, every: int) -> list:

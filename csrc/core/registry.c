@@ -7,6 +7,7 @@ extern const es_game_def es_oh_my_goods_def;
 extern const es_game_def es_coal_baron_def;
 extern const es_game_def es_wolsung_def;
 extern const es_game_def es_bruges_def;
+extern const es_game_def es_backgammon_def;
 
 static const es_game_def *const registry[] = {
     &es_vienna_def,
@@ -14,6 +15,7 @@ static const es_game_def *const registry[] = {
     &es_coal_baron_def,
     &es_wolsung_def,
     &es_bruges_def,
+    &es_backgammon_def,
 };
 
 int es_game_count(void) { return (int)(sizeof registry / sizeof registry[0]); }

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from . import bruges, coal_baron, oh_my_goods, vienna, wolsung
+from . import backgammon, bruges, coal_baron, oh_my_goods, vienna, wolsung
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,7 @@ def _spec(name: str, module: Any) -> GameSpec:
 
 
 GAMES: dict[str, GameSpec] = {
+    "backgammon": _spec("backgammon", backgammon),
     "bruges": _spec("bruges", bruges),
     "coal_baron": _spec("coal_baron", coal_baron),
     "oh_my_goods": _spec("oh_my_goods", oh_my_goods),
