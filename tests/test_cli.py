@@ -45,7 +45,7 @@ def test_match_json_is_reproducible_for_a_seed(capsys: pytest.CaptureFixture[str
 
 def test_match_rejects_bad_agents_and_player_counts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "vienna", "--agents", "random,nope,random", "--games", "1"]) == 2
-    assert "valid agents: expectimax, heuristic, ismcts, mcts, random" in capsys.readouterr().err
+    assert "valid agents: ai, expectimax, heuristic, ismcts, mcts, random" in capsys.readouterr().err
     assert main(["match", "vienna", "--agents", "random,random", "--games", "1"]) == 2
     assert "3 to 5 players" in capsys.readouterr().err
 
