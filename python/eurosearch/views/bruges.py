@@ -83,6 +83,7 @@ def view(state: Any, seat: int) -> View:
     v["board"].append(zone("discard pile (face up)", [item(f"{COLOURS[k]} {x}", "", "cube", COLOURS[k], count=x)
                                                       for k, x in per_colour if x], f"{len(discards)} cards"))
 
+    person_on = {s["link"][c]: c for c in cards if s["zone"][c] == Z_PERSON}   # house card -> its person
     for p in range(n):
         hand = [c for c in cards if s["zone"][c] == Z_HAND and s["owner"][c] == p]
         pending = [item("?", "being drawn", "card", COLOURS[k], colour=COLOURS[k])
@@ -92,7 +93,7 @@ def view(state: Any, seat: int) -> View:
         houses = sorted((c for c in cards if s["zone"][c] == Z_HOUSE and s["owner"][c] == p), key=lambda c: s["link"][c])
         display = []
         for number, h in enumerate(houses, 1):
-            person = next((c for c in cards if s["zone"][c] == Z_PERSON and s["link"][c] == h), None)
+            person = person_on.get(h)
             house = _card(d, h, face_down=True) if _known(s, h, seat) else _back(d, h, "house")
             house["props"]["house"] = number
             display.append(house)
