@@ -114,6 +114,17 @@ def reach(g, until, seed: int = 0, build: bool = True, limit: int = 20000):
     raise AssertionError("position not reached")
 
 
+def roll(s, faces) -> None:
+    """Apply the five dice (blue, brown, yellow, red, purple) as chance outcomes."""
+    for k, face in enumerate(faces):
+        s.apply(die_move(k, face))
+
+
+def by_text(s, text: str) -> int:
+    """The legal move whose text is `text` (IllegalMoveError if none)."""
+    return s.str_to_move(text)
+
+
 def at_turn(p: int):
     """Predicate: a phase-3 decision of player p."""
     return lambda s: not s.is_chance() and s.current_player == p and fields(s)["phase"] == PH_TURN
@@ -142,6 +153,9 @@ class Position:
 
     def clear(self) -> None:
         f = self.f
+        for p in range(self.g.players):     # cards being drawn go back into the piles
+            self._grow_pool(sum(f["pending"][p]))
+            f["pending"][p] = [0] * 5
         for c in range(165):
             if f["zone"][c] in (Z_HAND, Z_HOUSE, Z_PERSON):
                 self.to_pool(c)
@@ -156,6 +170,27 @@ class Position:
             f["money"][p] = 5
             f["score"][p] = 5
         f["statues_taken"] = 0
+
+    def at(self, phase: int, **changes: Any) -> "Position":
+        """Move the position to another node of the same round (seat = the start player's
+        turn to act in that phase), e.g. at(PH_DICE) before the roll or at(PH_DISASTER,
+        fire_left=1) at a Fire target choice; `changes` set further fields."""
+        f = self.f
+        f.update(phase=phase, seat=0, lap=0, plays_left=0, played=0, optional=0, draws_left=0,
+                 jailer_left=0, pending_dis=0, fire_left=0, plague_left=0, need_top=0, need_card=0)
+        f["cur"] = f["start"]
+        if phase == PH_TURN:
+            f["plays_left"] = 1
+        if phase == PH_DICE:
+            f.update(dice_rolled=0, die=[0] * 5)
+        f.update(changes)
+        return self
+
+    def last_turn(self, p: int) -> "Position":
+        """Player p's turn in the last lap of phase 3, as the last seat: the turn's end runs
+        phase 4 (majorities, un-rotation, next round or final scoring)."""
+        n = self.g.players
+        return self.at(PH_TURN, start=(p + 1) % n, cur=p, seat=n - 1, lap=3)
 
     def _grow_pool(self, delta: int) -> None:
         f = self.f
@@ -221,3 +256,17 @@ class Position:
                                          for c in range(165)):
                 f["top"][sl] = next(DATA.cards[c].colour for c in range(165) if f["zone"][c] == Z_POOL)
         return self.g.state_from_json(json.dumps(self.doc))
+
+
+def t20_persons() -> tuple[int, int, int, int, int]:
+    """Spec §10 T20's five placed persons on the provisional data: printed VP 3, 1, 2, 0, 2,
+    two of them Office (the 1-VP one and an Office Mayor-type, which counts itself, BR-A16)."""
+    office = DATA.groups.index("Office")
+    cards = DATA.cards
+    mayor = next(i for i, c in enumerate(cards) if c.effect == "vp_per_group" and c.group == office)
+    prince = next(i for i, c in enumerate(cards) if c.cost == 9 and c.group != office)
+    one = next(i for i, c in enumerate(cards) if c.vp == 1 and c.group == office and c.activation != "laurel")
+    zero = next(i for i, c in enumerate(cards) if c.vp == 0 and c.group != office)
+    two = next(i for i, c in enumerate(cards) if c.vp == 2 and c.group != office
+               and c.activation != "laurel" and i != mayor)
+    return prince, one, mayor, zero, two
