@@ -186,6 +186,11 @@ class Position:
         f.update(changes)
         return self
 
+    def seats(self, key: str, values: list) -> "Position":
+        """Set a per-player field for seats 0..len(values)-1 (the arrays always hold 4 seats)."""
+        self.f[key][:len(values)] = values
+        return self
+
     def last_turn(self, p: int) -> "Position":
         """Player p's turn in the last lap of phase 3, as the last seat: the turn's end runs
         phase 4 (majorities, un-rotation, next round or final scoring)."""
@@ -242,6 +247,10 @@ class Position:
             f = self.f
             f["zone"][c], f["owner"][c], f["link"][c], f["flags"][c] = Z_DISCARD, 0, 0, F_PUBLIC
         return self
+
+    def any_card(self, taken=()) -> int:
+        """Any card still in the piles (a house's own identity never matters to the rules)."""
+        return next(c for c in range(165) if self.f["zone"][c] == Z_POOL and c not in taken)
 
     def fresh_card(self, effect: str = "none", colour: int | None = None, cost: int | None = None,
                    taken=()) -> int:
