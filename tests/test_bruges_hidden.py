@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 from bruges_positions import (
     A_HOUSE, A_MONEY, ACTIVATE, CARD, DATA, DRAW, F_PUBLIC, FIRE_HOUSE, PH_DISASTER, PH_DRAW, PH_REVEAL,
-    PH_TURN, RED, Z_DISCARD, Z_HAND, Z_HOUSE, Z_PERSON, Z_POOL, Position, fields, mv, play_move,
+    PH_TURN, RED, BLUE, Z_DISCARD, Z_HAND, Z_HOUSE, Z_PERSON, Z_POOL, Position, fields, mv, play_move,
     random_states, reach,
 )
 
@@ -347,6 +347,16 @@ def test_e_an_opponents_face_down_house_shows_only_its_colour():
     assert public_text(s, play_move(y1, A_HOUSE), 0) == "house (hidden)"
     # a card played openly (action II) is revealed to everyone (§6.2)
     assert visible_to(s, play_move(y1, A_MONEY), 0)
+
+
+@pytest.mark.xfail(strict=True, reason="FINDINGS #4: public_text names a face-down house when it is the owner's only card of its colour")
+def test_the_play_log_hides_an_opponents_only_card_of_a_colour():
+    """§6.1 / BR-A23 in the play log: player 1's only red card becomes a house; player 0 knows
+    a red card went face down, not which one."""
+    pos = Position.turn(2, p=1)
+    y = pos.fresh_card(colour=RED)
+    s = pos.hand(1, y, pos.fresh_card(colour=BLUE)).state()
+    assert DATA.cards[y].id not in public_text(s, play_move(y, A_HOUSE), 0)
 
 
 def test_e_a_card_drawn_by_an_opponent_shows_only_its_colour():
