@@ -8,6 +8,7 @@ public API (``eurosearch.game``) builds a Game from the game's validated data ta
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memcmp
+cimport cython
 
 import _signal   # signal's C half: signal.getsignal builds an enum per call (5 us)
 import copy
@@ -157,6 +158,8 @@ cdef class Game:
 
     cdef es_game *g
     cdef es_move *moves
+    cdef void *moves_of        # the State whose legal moves `moves` holds (NULL: none); see State.apply
+    cdef int n_moves_of
     cdef es_move *outcomes
     cdef double *probs
     cdef readonly str name
@@ -433,14 +436,33 @@ def _rebuild_state(Game game, bytes data):
     return game.state_from_bytes(data)
 
 
+@cython.freelist(64)
 cdef class State:
-    """One game state: a fixed-size blob owned by this object (clone = memcpy)."""
+    """One game state: a fixed-size blob owned by this object (clone = memcpy).
+
+    apply() checks a move against the legal moves; in the usual loop (legal_moves, then
+    apply one of them; sample_chance, then apply its outcome) the check reuses the list just
+    made, or the outcome just sampled, instead of making it again. Any change of the state
+    forgets both (_changed)."""
 
     cdef readonly Game game
     cdef uint8_t *buf
+    cdef es_move sampled       # the outcome sample_chance drew at this state ...
+    cdef bint sampled_known    # ... while the state is unchanged
 
     def __dealloc__(self):
+        if self.game is not None and self.game.moves_of == <void *>self:
+            self.game.moves_of = NULL
         free(self.buf)
+
+    cdef inline void _changed(self):
+        self.sampled_known = False
+        if self.game.moves_of == <void *>self:
+            self.game.moves_of = NULL
+
+    cdef inline void _moves_listed(self, int n):
+        self.game.moves_of = <void *>self
+        self.game.n_moves_of = n
 
     @property
     def current_player(self) -> int:
@@ -456,6 +478,7 @@ cdef class State:
     def legal_moves(self) -> list:
         """Legal moves at a decision node (empty at chance and terminal nodes)."""
         cdef int n = es_legal_moves(self.game.g, self.buf, self.game.moves)
+        self._moves_listed(n)
         return [self.game.moves[i] for i in range(n)]
 
     def random_move(self, seed) -> int:
@@ -479,11 +502,26 @@ cdef class State:
 
     def apply(self, move) -> None:
         """Apply a legal move or chance outcome; IllegalMoveError (state unchanged) otherwise."""
+        cdef es_move m
+        cdef int i
         if isinstance(move, bool) or not isinstance(move, int):
             raise TypeError(f"a move is an int, got {type(move).__name__}")
-        if not -2147483648 <= move <= 2147483647 or \
-                es_apply(self.game.g, self.buf, <es_move>move) != ES_OK:
+        if not -2147483648 <= move <= 2147483647:
             raise IllegalMoveError(self._illegal_message(move))
+        m = <es_move>move
+        if self.sampled_known and m == self.sampled:       # sample_chance drew it here
+            es_apply_unchecked(self.game.g, self.buf, m)
+            self._changed()
+            return
+        if self.game.moves_of == <void *>self:              # legal_moves listed this state
+            for i in range(self.game.n_moves_of):
+                if self.game.moves[i] == m:
+                    es_apply_unchecked(self.game.g, self.buf, m)
+                    self._changed()
+                    return
+        if es_apply(self.game.g, self.buf, m) != ES_OK:
+            raise IllegalMoveError(self._illegal_message(move))
+        self._changed()
 
     def _illegal_message(self, move) -> str:
         cp = self.current_player
@@ -498,7 +536,9 @@ cdef class State:
         if es_current_player(self.game.g, self.buf) != ES_CHANCE:
             raise ValueError("sample_chance: not a chance node")
         es_rng_seed(&rng, _seed64(seed))
-        return es_sample_chance(self.game.g, self.buf, &rng)
+        self.sampled = es_sample_chance(self.game.g, self.buf, &rng)
+        self.sampled_known = True
+        return self.sampled
 
     def clone(self) -> State:
         cdef State s = self.game._blank()
@@ -562,6 +602,7 @@ cdef class State:
             return False
         m = <es_move>move
         n = es_legal_moves(self.game.g, self.buf, self.game.moves)
+        self._moves_listed(n)
         for i in range(n):
             if self.game.moves[i] == m:
                 return True
@@ -570,6 +611,18 @@ cdef class State:
             if self.game.outcomes[i] == m:
                 return True
         return False
+
+    def move_view(self, move, viewer) -> int:
+        """What `viewer` sees of `move` (a legal move or chance outcome here): the move itself
+        when viewer can tell it from the others, else the id shared by every move viewer
+        cannot tell it from (an opponent's face-down card, a card drawn into another hand).
+        IllegalMoveError for a move that is not legal here."""
+        cdef int p = self._player(viewer)
+        if isinstance(move, bool) or not isinstance(move, int):
+            raise TypeError(f"a move is an int, got {type(move).__name__}")
+        if not self._can_apply(move):
+            raise IllegalMoveError(self._illegal_message(move))
+        return es_move_view(self.game.g, self.buf, <es_move>move, p)
 
     def str_to_move(self, text) -> int:
         """The legal move (or chance outcome) written as `text`; IllegalMoveError if none."""
@@ -675,6 +728,7 @@ cdef class State:
     # --- fast paths for search code (no checks: the move must be legal) ---
     def apply_unchecked(self, int move) -> None:
         es_apply_unchecked(self.game.g, self.buf, move)
+        self._changed()
 
     def evaluate(self) -> list:
         """The game's static estimate of each player's final score (higher is better)."""
@@ -691,12 +745,16 @@ cdef class State:
         return es_heuristic_move(self.game.g, self.buf, &rng)
 
     def mcts(self, player, iterations=0, seconds=0.0, exploration=1.4, bint information_sets=False,
-             max_nodes=0, seed=0, rollout_depth=0, rollout_policy=0, eval_scale=0.0):
+             max_nodes=0, seed=0, rollout_depth=0, rollout_policy=0, eval_scale=0.0, worlds=0, threads=1):
         """Monte Carlo tree search for `player` (who must be to move), in C.
 
         Returns (moves, visits, mean returns for player, stats dict). See es_mcts in
-        csrc/include/eurosearch.h for the algorithm. A limit that is not a count (0 ..
-        2**63 - 1) or a finite time >= 0 raises ValueError naming it."""
+        csrc/include/eurosearch.h for the algorithm. worlds = 0 searches this state as it is
+        (one tree); worlds = k >= 1 searches k trees, each (in the open mode) on its own
+        determinization for `player`, on up to `threads` threads, merged at the root (see
+        es_mcts_ensemble): the iteration budget is the total over the trees. A limit that is
+        not a count (0 .. 2**63 - 1) or a finite time >= 0, or worlds / threads outside their
+        range (0..256, 1..256), raises ValueError naming it."""
         cdef es_mcts_config cfg
         cdef es_search_stats st
         cdef int cap = es_max_moves(self.game.g), n
@@ -712,6 +770,8 @@ cdef class State:
         cfg.rollout_depth = _int_in("rollout_depth", rollout_depth, -1, INT32_MAX)
         cfg.rollout_policy = _int_in("rollout_policy", rollout_policy, 0, 1)
         cfg.eval_scale = _nonnegative("eval_scale", eval_scale, " (0: the default)")
+        cdef int n_worlds = _int_in("worlds", worlds, 0, 256)
+        cdef int n_threads = _int_in("threads", threads, 1, 256)
         moves = np.zeros(cap, dtype=np.int32)
         visits = np.zeros(cap, dtype=np.int64)
         values = np.zeros(cap, dtype=np.float64)
@@ -720,12 +780,17 @@ cdef class State:
         cdef double[::1] va = values
         cdef bint watched = _catch_ctrl_c()
         with nogil:
-            n = es_mcts(self.game.g, self.buf, p, &cfg, &mv[0], &vv[0], &va[0], cap, &st)
+            if n_worlds == 0:
+                n = es_mcts(self.game.g, self.buf, p, &cfg, &mv[0], &vv[0], &va[0], cap, &st)
+            else:
+                n = es_mcts_ensemble(self.game.g, self.buf, p, &cfg, n_worlds, n_threads, &mv[0], &vv[0],
+                                     &va[0], cap, &st)
         _release_ctrl_c(watched, n)
         if n < 0:
             raise ValueError(f"mcts: player {player} is not to move here" if n == ES_ERR_PHASE else f"mcts failed ({n})")
         return (moves[:n].tolist(), visits[:n].tolist(), values[:n].tolist(),
-                {"iterations": st.iterations, "nodes": st.nodes, "seconds": st.seconds})
+                {"iterations": st.iterations, "nodes": st.nodes, "seconds": st.seconds,
+                 "bytes": st.bytes})
 
     def expectimax(self, depth=0, bint iterative=False, seconds=0.0, max_nodes=0, table_bytes=0,
                    str objective="win", bint paranoid=False, bint pruning=True, bint all_values=True,
@@ -781,6 +846,7 @@ cdef class State:
         es_rng_seed(&rng, _seed64(seed))
         cdef bint watched = _catch_ctrl_c()
         rc = es_random_playout_from(self.game.g, self.buf, &rng, &dec, &ch)   # GIL held: s is written
+        self._changed()
         _release_ctrl_c(watched, rc)
         if rc != ES_OK:
             raise RuntimeError("random playout exceeded the step limit")

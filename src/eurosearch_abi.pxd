@@ -57,6 +57,7 @@ cdef extern from "eurosearch.h" nogil:
     int es_render(const es_game *g, const void *s, char *buf, size_t cap)
     int es_redact(const es_game *g, const void *s, int viewer, void *out)
     int es_render_view(const es_game *g, const void *s, int viewer, char *buf, size_t cap)
+    es_move es_move_view(const es_game *g, const void *s, es_move m, int viewer)
     int es_has_hidden_information(const es_game *g)
     int64_t es_num_actions(const es_game *g)
     int64_t es_move_to_action(const es_game *g, es_move m)
@@ -94,6 +95,7 @@ cdef extern from "eurosearch.h" nogil:
         int64_t iterations
         int64_t nodes
         double seconds
+        int64_t bytes
     ctypedef struct es_expectimax_config:
         int depth
         int iterative
@@ -120,3 +122,6 @@ cdef extern from "eurosearch.h" nogil:
     es_move es_heuristic_move(const es_game *g, const void *s, es_rng *rng)
     int es_mcts(const es_game *g, const void *s, int player, const es_mcts_config *cfg, es_move *moves,
                 int64_t *visits, double *values, int cap, es_search_stats *stats)
+    int es_mcts_ensemble(const es_game *g, const void *s, int player, const es_mcts_config *cfg, int worlds,
+                         int threads, es_move *moves, int64_t *visits, double *values, int cap,
+                         es_search_stats *stats)

@@ -17,9 +17,9 @@ def test_specs_build_agents_and_bad_specs_list_the_valid_ones():
     a = agents.make("mcts:iterations=50:c=0.7:seed=3")
     assert isinstance(a, agents.MCTSAgent) and a.iterations == 50 and a.c == 0.7
     assert agents.make("ismcts:seconds=0.01").information_sets
-    with pytest.raises(ValueError, match="valid agents: expectimax, heuristic, ismcts, mcts, random"):
+    with pytest.raises(ValueError, match="valid agents: ai, expectimax, heuristic, ismcts, mcts, random"):
         agents.make("alphazero")
-    with pytest.raises(ValueError, match="valid keys: c, depth, iterations, max_nodes, rollout, scale, seconds, seed"):
+    with pytest.raises(ValueError, match="valid keys: c, depth, iterations, max_nodes, rollout, scale, seconds, seed, threads, worlds"):
         agents.make("mcts:width=3")
     with pytest.raises(ValueError, match="rollout must be one of random, greedy"):
         agents.make("mcts:rollout=smart")

@@ -22,6 +22,7 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 SEARCHES = {
     "mcts": "s.mcts(s.current_player, seconds=60)",
     "ismcts": "s.mcts(s.current_player, seconds=60, information_sets=True, rollout_policy=1)",
+    "mcts_worlds_threads": "s.mcts(s.current_player, seconds=60, worlds=4, threads=3)",
     "expectimax": "s.expectimax(depth=30, iterative=True, seconds=60)",
     "solve": "es.solve(s, seconds=60)",
     "random_playouts": "g.random_playouts(10**8)",

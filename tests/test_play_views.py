@@ -206,3 +206,23 @@ def test_the_hint_depends_only_on_what_the_seat_has_seen() -> None:
     assert other.to_json() != s.state.to_json() and other.to_json(viewer=0) == s.state.to_json(viewer=0)
     s.states[-1] = other
     assert s.hint(0, "ismcts:iterations=300").top == hint.top
+
+
+@pytest.mark.parametrize("name", [n for n in es.games() if es.game(n, players=es.game_spec(n).min_players).has_hidden_information])
+def test_the_play_log_hides_every_move_the_game_hides(name):
+    """public_text shows a move's text only when the game's move_view gives the move itself:
+    the redaction check alone lets through a face-down card that is its owner's only one of
+    a colour (no other legal move gives the same view), which the log must not name."""
+    g = es.game(name, players=es.game_spec(name).min_players)
+    s, rng, hidden = g.initial_state(), random.Random(2), 0   # from the setup: its deals are hidden too
+    for _ in range(250):
+        if s.is_terminal():
+            break
+        moves = [o for o, _ in s.chance_outcomes()] if s.is_chance() else s.legal_moves()
+        m = rng.choice(moves)
+        for viewer in range(g.players):
+            if s.move_view(m, viewer) != m:
+                hidden += 1
+                assert public_text(s, m, viewer).endswith("(hidden)")
+        s.apply(m)
+    assert hidden > 0

@@ -274,6 +274,11 @@ int es_render_view(const es_game *g, const void *s, int viewer, char *buf, size_
 
 int es_has_hidden_information(const es_game *g) { return g->def->redact != NULL; }
 
+es_move es_move_view(const es_game *g, const void *s, es_move m, int viewer) {
+    if (!g->def->move_view || viewer < 0 || viewer >= g->players) return m;
+    return g->def->move_view(g, s, m, viewer);
+}
+
 /* ---- serialization: header, raw state, checksum ---- */
 
 #define ES_HEADER 24

@@ -71,7 +71,7 @@ static int grow_index(tree *t) {
 static int32_t add_node(tree *t, int32_t parent, es_move key) {
     if (t->n >= t->limit) return -1;
     if (t->n == t->cap) {
-        int64_t cap = t->cap * 2;
+        int64_t cap = t->cap * 2 < t->limit ? t->cap * 2 : t->limit;   /* max_nodes bounds the memory */
         mnode *grown = (mnode *)realloc(t->nodes, (size_t)cap * sizeof(mnode));
         if (!grown) return -1;
         t->nodes = grown;
@@ -190,6 +190,13 @@ static int playout(const es_game *g, const es_mcts_config *cfg, void *s, es_rng 
 
 int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config *cfg, es_move *moves,
             int64_t *visits, double *values, int cap, es_search_stats *stats) {
+    es_stop stop = es_stop_begin();
+    return es_mcts_watched(g, root, player, cfg, &stop, moves, visits, values, cap, stats);
+}
+
+int es_mcts_watched(const es_game *g, const void *root, int player, const es_mcts_config *cfg,
+                    const es_stop *stop, es_move *moves, int64_t *visits, double *values, int cap,
+                    es_search_stats *stats) {
     const es_game_def *d = g->def;
     int np = g->players;
     if (!cfg || player < 0 || player >= np || np > ES_SEARCH_MAX_PLAYERS || d->state_size > ES_MAX_STATE_BYTES)
@@ -222,12 +229,11 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
     double start = es_now_seconds(), elapsed = 0;
     double c = cfg->exploration;
     int64_t it = 0;
-    es_stop stop = es_stop_begin();
     int interrupted = 0;
 
     for (;; it++) {
         if (cfg->iterations > 0 && it >= cfg->iterations) break;
-        if ((interrupted = es_stop_requested(&stop))) break;
+        if ((interrupted = es_stop_requested(stop))) break;
         if (cfg->seconds > 0 && (it & 31) == 0 && (elapsed = es_now_seconds() - start) >= cfg->seconds) break;
         uint32_t stamp = (uint32_t)(it + 1);
         memcpy(s, root, d->state_size);
@@ -319,6 +325,7 @@ int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config
         stats->iterations = it;
         stats->nodes = t.n;
         stats->seconds = es_now_seconds() - start;
+        stats->bytes = t.cap * (int64_t)sizeof(mnode) + t.index_cap * (int64_t)sizeof(int32_t);
     }
     int count = 0;
     for (int32_t ch = t.nodes[0].child; ch >= 0 && count < cap; ch = t.nodes[ch].sibling) {

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "eurosearch.h"
+#include "stop.h"
 
 #define ES_STACK_MOVES 4096       /* every game's max_moves / max_chance_outcomes fits */
 #define ES_MAX_STATE_BYTES 8192   /* scratch states may live on the stack */
@@ -34,4 +35,9 @@ static inline void es_score_margins(int players, const double *v, double *out) {
         out[p] = players > 1 ? v[p] - best : v[p];
     }
 }
+/* es_mcts for a search run on behalf of another thread: `stop` is that thread's watch
+ * (es_stop_begin taken there), so Ctrl-C reaches searches on worker threads. */
+int es_mcts_watched(const es_game *g, const void *root, int player, const es_mcts_config *cfg,
+                    const es_stop *stop, es_move *moves, int64_t *visits, double *values, int cap,
+                    es_search_stats *stats);
 #endif

@@ -19,13 +19,15 @@
 extern "C" {
 #endif
 
-#define ES_ABI_VERSION 4   /* 2: es_game_def.random_move, es_random_move;
+#define ES_ABI_VERSION 5   /* 2: es_game_def.random_move, es_random_move;
                               3: es_request_stop, es_watch_stops, ES_ERR_INTERRUPTED;
                                  es_game_def.render_view, es_render_view,
                                  es_has_hidden_information;
                               4: es_game_def.move_kinds (dense action space), es_num_actions,
                                  es_move_to_action, es_action_to_move, es_legal_actions_mask;
-                                 es_game_def.observation_layout, es_observation_layout */
+                                 es_game_def.observation_layout, es_observation_layout;
+                              5: es_mcts_ensemble (many worlds, many threads), es_search_stats.bytes,
+                                 es_move_view */
 
 /* current_player() sentinels */
 #define ES_CHANCE (-1)
@@ -211,6 +213,10 @@ int es_redact(const es_game *g, const void *s, int viewer, void *out);
 int es_render_view(const es_game *g, const void *s, int viewer, char *buf, size_t cap);
 /* 1 if players of this game can hold information others cannot see (the game redacts), else 0. */
 int es_has_hidden_information(const es_game *g);
+/* What `viewer` sees of move m made in s (es_game_def.move_view): m itself when viewer can
+ * tell it from the other choices, else the id all the moves viewer cannot tell apart share.
+ * m for a game without the hook; s must be a state where m is legal. */
+es_move es_move_view(const es_game *g, const void *s, es_move m, int viewer);
 
 /* ---- serialization ---- */
 /* Bytes needed by es_encode. */
@@ -290,6 +296,7 @@ typedef struct es_mcts_config {
 typedef struct es_search_stats {
     int64_t iterations, nodes;
     double seconds;
+    int64_t bytes;   /* the search's largest allocation for its trees (nodes and edge index) */
 } es_search_stats;
 
 /* Monte Carlo tree search from s for `player`, who must be to move: UCT with a value per
@@ -299,6 +306,22 @@ typedef struct es_search_stats {
  * still written). */
 int es_mcts(const es_game *g, const void *s, int player, const es_mcts_config *cfg, es_move *moves,
             int64_t *visits, double *values, int cap, es_search_stats *stats);
+
+/* Root-parallel MCTS over `worlds` independent trees, run on up to `threads` threads (the
+ * calling thread included), merged at the root: a move's visits are summed over the trees
+ * and its value is the visit-weighted mean. In the open mode (cfg->information_sets = 0) each
+ * tree searches its own determinization of s for `player` (so a game with hidden cards is
+ * searched over many possible worlds, never the true hidden cards); in the information-set
+ * mode each tree is an IS-MCTS of its own. World i uses a seed derived from cfg->seed and i.
+ * Budgets are totals for the whole search: cfg->iterations is split evenly over the worlds
+ * (so equal iterations mean equal work whatever `worlds` is); cfg->seconds is the wall time,
+ * each thread giving each of its worlds an equal share of what is left. With an iteration
+ * budget the result depends on the seed and `worlds` but not on `threads`; with a time
+ * budget it depends on the machine's speed. cfg->max_nodes bounds each tree. Returns as
+ * es_mcts (the moves ordered by id); ES_ERR_ARG for worlds or threads outside 1..256. */
+int es_mcts_ensemble(const es_game *g, const void *s, int player, const es_mcts_config *cfg, int worlds,
+                     int threads, es_move *moves, int64_t *visits, double *values, int cap,
+                     es_search_stats *stats);
 
 /* Expectimax: decision nodes take the best move for the player to move, chance nodes the
  * exact average over every outcome with its probability. The same search plays (a depth limit,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Protocol
 
+from .ai import AIAgent
 from .base import AgentBase
 from .expectimax import ExpectimaxAgent
 from .heuristic import HeuristicAgent
@@ -36,15 +37,17 @@ _flag.__name__ = "a flag (0/1)"
 
 #: name -> (factory, {parameter: type})
 _SEARCH = {"iterations": int, "seconds": float, "c": float, "seed": int, "max_nodes": int,
-           "depth": int, "rollout": str, "scale": float}
+           "depth": int, "rollout": str, "scale": float, "worlds": int, "threads": int}
 
 REGISTRY: dict[str, tuple[Callable[..., Agent], dict[str, type]]] = {
+    "ai": (AIAgent, {"seconds": float, "iterations": int, "threads": int, "seed": int}),
     "random": (RandomAgent, {"seed": int}),
     "heuristic": (HeuristicAgent, {"seed": int}),
     "mcts": (MCTSAgent, _SEARCH),
     "ismcts": (ismcts, _SEARCH),
     "expectimax": (ExpectimaxAgent, {"depth": int, "nodes": int, "seconds": float, "paranoid": _flag,
-                                     "objective": str, "scale": float, "table_mb": int, "seed": int}),
+                                     "objective": str, "scale": float, "table_mb": int, "seed": int,
+                                     "worlds": int}),
 }
 
 
@@ -80,4 +83,4 @@ def make(spec: str, **defaults: Any) -> Agent:
     return agent
 
 
-__all__ = ["Agent", "AgentBase", "ExpectimaxAgent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "REGISTRY", "ismcts", "make", "parse_spec"]
+__all__ = ["AIAgent", "Agent", "AgentBase", "ExpectimaxAgent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "REGISTRY", "ismcts", "make", "parse_spec"]

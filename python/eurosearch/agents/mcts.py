@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import os
 import random
+import time
 from typing import Any
 
 from ..limits import check_count, check_seconds
 from .base import AgentBase
+
+MAX_WORLDS = 256            # es_mcts_ensemble's bound on trees and threads
+PYTHON_RESERVE = 0.002      # seconds kept back for the Python work after the search
+MIN_SEARCH_SECONDS = 1e-4   # a budget already spent still gets a token search
+
+
+def cpu_count() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 ROLLOUTS = {"random": 0, "greedy": 1}
@@ -16,22 +30,36 @@ class MCTSAgent(AgentBase):
     """UCT with max^n backup and random playouts in C.
 
     In a game with hidden information the search never sees the true hidden cards: `mcts`
-    searches one determinization for the player per move; `ismcts` (information_sets=True)
-    draws a new determinization every iteration and keys the tree by what the player sees.
-    Budget: `iterations` per move, or `seconds` per move (iterations win if both are set).
+    searches determinizations for the player; `ismcts` (information_sets=True) draws a new
+    determinization every iteration and keys the tree by what the player sees.
+    Budget per move: `iterations`, `seconds`, or both (whichever runs out first); with neither
+    given, 1000 iterations. The time budget covers the whole move, Python included.
+    Many worlds: `worlds` = k > 1 searches k independent trees (each, for `mcts`, on its own
+    determinization: the average over possible worlds that single-determinization MCTS
+    lacks) and adds up their root statistics; the iterations are the total over the trees.
+    `threads` runs the trees on that many threads (0: every core of the machine, at most one
+    per tree). With an iteration budget the move depends on the seed and `worlds`, never on
+    `threads`; a time budget makes it depend on the machine's speed and load.
     Playouts: `depth` moves (random, or greedy with rollout="greedy") and then the game's
     evaluation turned into win chances (a softmax with `scale` per point of estimated score);
     depth=0 plays to the end, depth=-1 evaluates the new leaf at once.
     """
 
-    def __init__(self, iterations: int = 1000, seconds: float = 0.0, c: float = 1.4, seed: int = 0,
+    def __init__(self, iterations: int | None = None, seconds: float = 0.0, c: float = 1.4, seed: int = 0,
                  max_nodes: int = 0, information_sets: bool = False, depth: int = 20, rollout: str = "random",
-                 scale: float = 0.5):
-        check_count("mcts iterations", iterations)
+                 scale: float = 0.5, worlds: int = 1, threads: int = 0):
         check_seconds("mcts seconds", seconds)
+        if iterations is None:
+            iterations = 0 if seconds > 0 else 1000
+        check_count("mcts iterations", iterations)
         check_count("mcts max_nodes", max_nodes)
+        check_count("mcts threads", threads)
         if iterations <= 0 and seconds <= 0:
             raise ValueError("mcts needs iterations > 0 or seconds > 0")
+        if isinstance(worlds, bool) or not isinstance(worlds, int) or not 1 <= worlds <= MAX_WORLDS:
+            raise ValueError(f"mcts worlds must be an integer 1..{MAX_WORLDS}, got {worlds!r}")
+        if threads > MAX_WORLDS:
+            raise ValueError(f"mcts threads must be 0 (every core) .. {MAX_WORLDS}, got {threads}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"mcts rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if depth < -1:
@@ -40,25 +68,40 @@ class MCTSAgent(AgentBase):
         self.rollout = rollout
         self.scale = scale
         self.name = "ismcts" if information_sets else "mcts"
-        self.iterations = iterations if iterations > 0 else 0
-        self.seconds = seconds if iterations <= 0 else 0.0
+        self.iterations = iterations
+        self.seconds = seconds
         self.c = c
         self.max_nodes = max_nodes
         self.information_sets = information_sets
+        self.worlds = worlds
+        self.threads = min(threads or cpu_count(), worlds)
         self.rng = random.Random(seed)
         self.last_stats: dict[str, Any] = {}
 
+    def search(self, state: Any, player: int, seed: int, information_sets: bool | None = None,
+               started: float | None = None) -> tuple[list[int], list[int], list[float], dict[str, Any]]:
+        """This agent's search of `state` for `player`, from `player`'s information only:
+        (root moves, their visits, their mean returns for `player`, stats). `information_sets`
+        overrides the agent's mode; `started` is when the move's clock started (default now)."""
+        started = time.monotonic() if started is None else started
+        ism = self.information_sets if information_sets is None else information_sets
+        seconds = 0.0
+        if self.seconds > 0:   # what Python has spent on this move already comes off the budget
+            seconds = max(self.seconds - (time.monotonic() - started) - PYTHON_RESERVE, MIN_SEARCH_SECONDS)
+        search = dict(iterations=self.iterations, seconds=seconds, exploration=self.c, information_sets=ism,
+                      max_nodes=self.max_nodes, seed=seed, rollout_depth=self.depth,
+                      rollout_policy=ROLLOUTS[self.rollout], eval_scale=self.scale)
+        if self.worlds == 1:
+            root = state if ism else state.determinize(player, seed)
+            return root.mcts(player, **search)
+        return state.mcts(player, worlds=self.worlds, threads=self.threads, **search)
+
     def choose(self, state: Any, player: int) -> int:
+        started = time.monotonic()
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        seed = self.rng.getrandbits(63)
-        root = state if self.information_sets else state.determinize(player, seed)
-        found, visits, values, stats = root.mcts(
-            player, iterations=self.iterations, seconds=self.seconds, exploration=self.c,
-            information_sets=self.information_sets, max_nodes=self.max_nodes, seed=seed,
-            rollout_depth=self.depth, rollout_policy=ROLLOUTS[self.rollout], eval_scale=self.scale)
-        self.last_stats = stats
+        found, visits, values, self.last_stats = self.search(state, player, self.rng.getrandbits(63), started=started)
         if not found:
             return moves[self.rng.randrange(len(moves))]
         best = max(range(len(found)), key=lambda i: (visits[i], values[i]))

@@ -46,9 +46,12 @@ def _view_after(state: Any, move: int, viewer: int) -> str:
 def visible_to(state: Any, move: int, viewer: int) -> bool:
     """Whether `viewer` can tell `move` (made in `state`) from every other choice there.
 
-    Built from the redacted states only (no per-game code): the move is hidden when another
-    legal move or chance outcome leaves `viewer` with the same view afterwards, as with an
-    opponent's secret choice or a card drawn into another hand."""
+    The move is hidden when the game says so (``State.move_view`` maps it to another id, as
+    for an opponent's face-down card even when no other move of the same colour is legal), or
+    when another legal move or chance outcome leaves `viewer` with the same view afterwards (a
+    check on the redacted states only, for games without the hook)."""
+    if state.move_view(move, viewer) != move:
+        return False
     after = state.clone()
     after.apply(move)
     seen = after.to_json(viewer=viewer)

@@ -11,22 +11,24 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from .. import agents as agent_registry
-from ..agents.mcts import ROLLOUTS, MCTSAgent
+from ..agents.ai import AIAgent
+from ..agents.mcts import MCTSAgent
 from ..api import Game, State, game as make_game
 from ..errors import IllegalMoveError
 from . import moves as mv
 from .record import CHANCE_PLAYER, GameRecord, Step, game_of, new_record, replay_states
 
 HUMAN = "human"
-#: The AI a seat gets when none is named: search from the seat's own information.
-DEFAULT_AI = {"vienna": "mcts:seconds=2"}
-FALLBACK_AI = "ismcts:seconds=2"
-HINT_SPEC = "ismcts:seconds=1"
+#: The AI a seat gets when none is named: the game's strongest configuration (agents/ai.py)
+#: for a wait a player can feel, searching from the seat's own information.
+DEFAULT_AI = "ai:seconds=2"
+HINT_SPEC = "ai:seconds=1"
 TOP = 5
 
 
 def default_ai(game_name: str) -> str:
-    return DEFAULT_AI.get(game_name, FALLBACK_AI)
+    """The agent a seat of `game_name` gets when none is named."""
+    return DEFAULT_AI
 
 
 def with_a_person(seats: Sequence[str]) -> list[str]:
@@ -56,16 +58,13 @@ def analyse(state: State, player: int, spec: str, seed: int, information_sets: b
     start = time.monotonic()
     moves = state.legal_moves()
     agent = agent_registry.make(spec, seed=seed)
+    if isinstance(agent, AIAgent):
+        agent = agent.agent_for(state.game.name)
     if not isinstance(agent, MCTSAgent):
         return Analysis(agent.choose(state, player), [], time.monotonic() - start)
-    ism = agent.information_sets if information_sets is None else information_sets
     if len(moves) == 1:                       # nothing to weigh: no search, no alternatives
         return Analysis(moves[0], [], time.monotonic() - start)
-    root = state if ism else state.determinize(player, seed)
-    found, visits, values, _ = root.mcts(
-        player, iterations=agent.iterations, seconds=agent.seconds, exploration=agent.c, information_sets=ism,
-        max_nodes=agent.max_nodes, seed=seed, rollout_depth=agent.depth, rollout_policy=ROLLOUTS[agent.rollout],
-        eval_scale=agent.scale)
+    found, visits, values, _ = agent.search(state, player, seed, information_sets=information_sets, started=start)
     order = sorted(range(len(found)), key=lambda i: (-visits[i], -values[i]))
     top = [{"move": found[i], "text": state.move_to_str(found[i]), "visits": int(visits[i]),
             "win": round(float(values[i]), 3)} for i in order[:TOP]]

@@ -17,12 +17,12 @@ A generator cannot be copied, so ``clone()`` replays the move history on a fresh
 
 from __future__ import annotations
 
-import operator
 import random
 from typing import Generator
 
 from eurosearch.games.bruges import BrugesOptions
 from eurosearch.games.bruges_data import BrugesData
+from .base import check_players, check_start_player, move_id, random_playout as playout
 
 CHANCE, TERMINAL = -1, -2
 
@@ -107,14 +107,11 @@ class BrugesReference:
     """The game definition: data, player count and options."""
 
     def __init__(self, data: BrugesData, players: int, options: BrugesOptions | None = None):
-        if not 2 <= players <= 4:
-            raise ValueError(f"Bruges takes 2..4 players, got {players}")
+        check_players("Bruges", players, 2, 4)
         self.data = data
         self.players = players
         self.options = options if options is not None else BrugesOptions()
-        sp = self.options.start_player
-        if sp is not None and not 0 <= sp < players:
-            raise ValueError(f"start_player must be None or a seat 0..{players - 1}, got {sp!r}")
+        check_start_player(self.options.start_player, players)
 
     def initial_state(self) -> "BrugesRefState":
         return BrugesRefState(self)
@@ -179,12 +176,7 @@ class BrugesRefState:
 
     def apply(self, move: int) -> None:
         """Apply a decision move or a chance outcome; ValueError (state unchanged) if not legal."""
-        if isinstance(move, bool):
-            raise ValueError(f"not a move id: {move!r}")
-        try:
-            move = operator.index(move)
-        except TypeError:
-            raise ValueError(f"not a move id: {move!r}") from None
+        move = move_id(move)
         if self.over:
             raise ValueError("the game is over")
         if self._node[0] == CHANCE:
@@ -583,14 +575,5 @@ class BrugesRefState:
 
 
 def random_playout(ref: BrugesReference, rng: random.Random) -> tuple[list[float], int]:
-    """Play one full game choosing uniformly among legal moves and sampling chance outcomes;
-    return (final scores, number of decisions taken)."""
-    state = ref.initial_state()
-    decisions = 0
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply_sampled(state.sample_chance(rng))
-        else:
-            state.apply(rng.choice(state.legal_moves()))
-            decisions += 1
-    return state.scores(), decisions
+    """One game from ref.initial_state() played uniformly at random: (final scores, decisions taken)."""
+    return playout(ref.initial_state(), rng)

@@ -19,12 +19,12 @@ automatically (contract "Forced decisions").
 
 from __future__ import annotations
 
-import operator
 import random
 from dataclasses import dataclass, field
 
 from eurosearch.games.coal_baron import CoalBaronOptions
 from eurosearch.games.coal_baron_data import CoalBaronData
+from .base import check_players, check_start_player, move_id, random_playout as playout, shared_returns
 
 CHANCE = -1
 TERMINAL = -2
@@ -210,14 +210,11 @@ class CoalBaronReference:
     """The game definition: data, player count and options."""
 
     def __init__(self, data: CoalBaronData, players: int, options: CoalBaronOptions | None = None):
-        if not 2 <= players <= 4:
-            raise ValueError(f"Coal Baron takes 2..4 players, got {players}")
+        check_players("Coal Baron", players, 2, 4)
         self.data = data
         self.players = players
         self.options = options if options is not None else CoalBaronOptions()
-        sp = self.options.start_player
-        if sp is not None and not 0 <= sp < players:
-            raise ValueError(f"start_player must be None or a seat 0..{players - 1}, got {sp!r}")
+        check_start_player(self.options.start_player, players)
         # A space is locked (absent) when min_players > n (spec 2.5.3, CB-A3).
         self.open_spaces = [s for s in data.spaces if s.open(players)]
         self.factory_slots = [s.index for s in self.open_spaces if s.kind == "factory"]
@@ -310,12 +307,7 @@ class CoalBaronRefState:
 
     def apply(self, move: int) -> None:
         """Apply a decision move or a chance outcome; ValueError (state unchanged) if not legal."""
-        if isinstance(move, bool):
-            raise ValueError(f"not a move id: {move!r}")
-        try:
-            move = operator.index(move)
-        except TypeError:
-            raise ValueError(f"not a move id: {move!r}") from None
+        move = move_id(move)
         if self.node == N_OVER:
             raise ValueError("the game is over")
         if self.node in CHANCE_NODES:
@@ -352,11 +344,7 @@ class CoalBaronRefState:
         return [float(pl.vp) for pl in self.players]
 
     def returns(self) -> list[float]:
-        n = self.ref.players
-        if self.node != N_OVER:
-            return [0.0] * n
-        w = len(self.winners)
-        return [1.0 / w if p in self.winners else 0.0 for p in range(n)]
+        return shared_returns(self.ref.players, self.node == N_OVER, self.winners)
 
     def clone(self) -> "CoalBaronRefState":
         other = CoalBaronRefState.__new__(CoalBaronRefState)
@@ -898,15 +886,5 @@ class CoalBaronRefState:
 
 
 def random_playout(ref: CoalBaronReference, rng: random.Random) -> tuple[list[float], int]:
-    """Play one full game from ref.initial_state() choosing uniformly among legal moves and
-    sampling chance outcomes by their probabilities; return (final scores, number of decisions
-    taken)."""
-    state = ref.initial_state()
-    decisions = 0
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply_sampled(state.sample_chance(rng))
-        else:
-            state.apply(rng.choice(state.legal_moves()))
-            decisions += 1
-    return state.scores(), decisions
+    """One game from ref.initial_state() played uniformly at random: (final scores, decisions taken)."""
+    return playout(ref.initial_state(), rng)

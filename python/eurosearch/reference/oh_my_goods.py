@@ -27,13 +27,13 @@ Interpretations of the contract that another reader could make differently are m
 
 from __future__ import annotations
 
-import operator
 import random
 from collections import Counter
 from functools import lru_cache
 
 from eurosearch.games.oh_my_goods import OmgOptions
 from eurosearch.games.oh_my_goods_data import Building, OmgData
+from .base import check_players, move_id, random_playout as playout
 
 # --- Rule constants (spec sections in brackets; not data) -------------------------------------
 HAND_AT_SETUP = 5          # spec 3.1 step 4
@@ -220,8 +220,7 @@ class OmgReference:
     """The game definition: data, player count and options."""
 
     def __init__(self, data: OmgData, players: int, options: OmgOptions | None = None):
-        if not 2 <= players <= 4:
-            raise ValueError(f"Oh My Goods! takes 2..4 players, got {players}")
+        check_players("Oh My Goods!", players, 2, 4)
         self.data = data
         self.players = players
         self.options = options if options is not None else OmgOptions()
@@ -366,12 +365,7 @@ class OmgRefState:
 
     def apply(self, move: int) -> None:
         """Apply a decision move or a chance outcome; ValueError (state unchanged) if not legal."""
-        if isinstance(move, bool):
-            raise ValueError(f"not a move id: {move!r}")
-        try:
-            move = operator.index(move)
-        except TypeError:
-            raise ValueError(f"not a move id: {move!r}") from None
+        move = move_id(move)
         if self.over:
             raise ValueError("the game is over")
         if self.is_chance():
@@ -1327,14 +1321,5 @@ class OmgRefState:
 
 
 def random_playout(ref: OmgReference, rng: random.Random) -> tuple[list[float], int]:
-    """Play one game uniformly at random: (final scores, decisions taken)."""
-    state = ref.initial_state()
-    decisions = 0
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply_sampled(state.sample_chance(rng))
-        else:
-            moves = state.legal_moves()
-            state.apply(moves[rng.randrange(len(moves))])
-            decisions += 1
-    return state.scores(), decisions
+    """One game from ref.initial_state() played uniformly at random: (final scores, decisions taken)."""
+    return playout(ref.initial_state(), rng)

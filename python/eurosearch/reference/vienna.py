@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import itertools
 import math
-import operator
 import random
 from dataclasses import dataclass, field
 from functools import cache
 
 from eurosearch.games.vienna import ViennaOptions
 from eurosearch.games.vienna_data import GEHEIMBUND, ViennaData
+from .base import check_players, check_start_player, move_id, random_playout as playout, shared_returns
 
 # --- Rule constants (contract "Seats, options, data"; not data) ------------------------------
 END_TRIGGER_VP = 25        # spec 7.3 step 1
@@ -197,14 +197,11 @@ class ViennaReference:
     """The game definition: data, player count and options."""
 
     def __init__(self, data: ViennaData, players: int, options: ViennaOptions | None = None):
-        if not 3 <= players <= 5:
-            raise ValueError(f"Vienna takes 3..5 players, got {players}")
+        check_players("Vienna", players, 3, 5)
         self.data = data
         self.players = players
         self.options = options if options is not None else ViennaOptions()
-        sp = self.options.start_player
-        if sp is not None and not 0 <= sp < players:
-            raise ValueError(f"start_player must be None or a seat 0..{players - 1}, got {sp!r}")
+        check_start_player(self.options.start_player, players)
         if self.options.carriage not in ("last", "furthest"):
             raise ValueError(f"carriage must be 'last' or 'furthest', got {self.options.carriage!r}")
         # Spec 3.2: 5 coloured dice each at 3 players, else 4.
@@ -286,12 +283,7 @@ class ViennaRefState:
 
     def apply(self, move: int) -> None:
         """Apply a decision move or a chance outcome; ValueError (state unchanged) if not legal."""
-        if isinstance(move, bool):
-            raise ValueError(f"not a move id: {move!r}")
-        try:
-            move = operator.index(move)
-        except TypeError:
-            raise ValueError(f"not a move id: {move!r}") from None
+        move = move_id(move)
         if self.node == N_OVER:
             raise ValueError("the game is over")
         if self.node in CHANCE_NODES:
@@ -338,11 +330,7 @@ class ViennaRefState:
         return [float(pl.vp) for pl in self.players]
 
     def returns(self) -> list[float]:
-        n = self.ref.players
-        if self.node != N_OVER:
-            return [0.0] * n
-        w = len(self.winners)
-        return [1.0 / w if p in self.winners else 0.0 for p in range(n)]
+        return shared_returns(self.ref.players, self.node == N_OVER, self.winners)
 
     def clone(self) -> "ViennaRefState":
         other = ViennaRefState.__new__(ViennaRefState)
@@ -1005,15 +993,5 @@ class ViennaRefState:
 
 
 def random_playout(ref: ViennaReference, rng: random.Random) -> tuple[list[float], int]:
-    """Play one full game from ref.initial_state() choosing uniformly among legal moves and
-    sampling chance outcomes by their probabilities; return (final scores, number of decisions
-    taken)."""
-    state = ref.initial_state()
-    decisions = 0
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply_sampled(state.sample_chance(rng))
-        else:
-            state.apply(rng.choice(state.legal_moves()))
-            decisions += 1
-    return state.scores(), decisions
+    """One game from ref.initial_state() played uniformly at random: (final scores, decisions taken)."""
+    return playout(ref.initial_state(), rng)
