@@ -28,9 +28,9 @@ from collections import Counter
 import numpy as np
 import pytest
 from bruges_positions import (
-    A_HOUSE, A_MONEY, ACTIVATE, CARD, DATA, DRAW, F_PUBLIC, FIRE_HOUSE, PH_DISASTER, PH_DRAW, PH_REVEAL,
-    PH_TURN, RED, BLUE, Z_DISCARD, Z_HAND, Z_HOUSE, Z_PERSON, Z_POOL, Position, fields, mv, play_move,
-    random_states, reach,
+    A_HOUSE, A_MONEY, ACTIVATE, BLUE, CARD, DATA, DRAW, F_PUBLIC, FIRE_HOUSE, HIDDEN_CARD, PH_DISASTER,
+    PH_DRAW, PH_REVEAL, PH_TURN, RED, Z_DISCARD, Z_HAND, Z_HOUSE, Z_PERSON, Z_POOL, Position, fields, mv,
+    play_move, random_states, reach,
 )
 
 import eurosearch as es
@@ -349,14 +349,44 @@ def test_e_an_opponents_face_down_house_shows_only_its_colour():
     assert visible_to(s, play_move(y1, A_MONEY), 0)
 
 
-@pytest.mark.xfail(strict=True, reason="FINDINGS #4: public_text names a face-down house when it is the owner's only card of its colour")
 def test_the_play_log_hides_an_opponents_only_card_of_a_colour():
-    """§6.1 / BR-A23 in the play log: player 1's only red card becomes a house; player 0 knows
-    a red card went face down, not which one."""
+    """§6.1 / BR-A23 in the play log (FINDINGS #4, fixed by State.move_view on main): player
+    1's only red card becomes a house; player 0 knows a red card went face down, not which."""
     pos = Position.turn(2, p=1)
     y = pos.fresh_card(colour=RED)
     s = pos.hand(1, y, pos.fresh_card(colour=BLUE)).state()
     assert DATA.cards[y].id not in public_text(s, play_move(y, A_HOUSE), 0)
+    assert DATA.cards[y].id in public_text(s, play_move(y, A_HOUSE), 1)
+
+
+def test_move_view_maps_an_opponents_hidden_choices_to_one_id_per_colour():
+    """move_view (docs/bruges_engine.md "What an observer sees of a move"): an opponent's
+    face-down house and a card drawn into an opponent's hand are seen as card 200 + colour;
+    the mover sees the move itself; every open action (I-IV, VI) is public (§6.2)."""
+    pos = Position.turn(3, p=1)
+    r1 = pos.fresh_card(colour=RED)
+    r2 = pos.fresh_card(colour=RED, taken={r1})
+    b = pos.fresh_card(colour=BLUE)
+    s = pos.hand(1, r1, r2, b).state()
+    for viewer in (0, 2):
+        assert s.move_view(play_move(r1, A_HOUSE), viewer) == s.move_view(play_move(r2, A_HOUSE), viewer) \
+            == play_move(HIDDEN_CARD + RED, A_HOUSE)
+        assert s.move_view(play_move(b, A_HOUSE), viewer) == play_move(HIDDEN_CARD + BLUE, A_HOUSE)
+    for m in s.legal_moves():
+        assert s.move_view(m, 1) == m
+        if m >> 12 & 7 != A_HOUSE:
+            assert s.move_view(m, 0) == m == s.move_view(m, 2)
+    # a Servant draw: each CARD outcome is seen by its colour by the others
+    pos = Position.turn(2, p=1)
+    servant = pos.fresh_card("draw_cards")
+    pos.house(1, pos.fresh_card(), servant)
+    s = pos.hand(1, pos.fresh_card()).state()
+    s.apply(mv(ACTIVATE, servant))
+    s.apply(mv(DRAW, 0))
+    outcomes = [m for m, _ in s.chance_outcomes()]
+    k = DATA.cards[outcomes[0] >> 4].colour
+    assert {s.move_view(m, 0) for m in outcomes} == {mv(CARD, HIDDEN_CARD + k)}
+    assert [s.move_view(m, 1) for m in outcomes] == outcomes
 
 
 def test_e_a_card_drawn_by_an_opponent_shows_only_its_colour():
