@@ -11,25 +11,15 @@ from typing import Callable
 
 import pytest
 
-from eurosearch.games import bruges
-from eurosearch.games.bruges_data import load
-from eurosearch.reference import bruges as R
+from bruges_positions import BLUE, BROWN, DATA, PURPLE, RED, YELLOW, card, t20_persons
 
-DATA = load()
-RED, YELLOW, BLUE, BROWN, PURPLE = 3, 2, 0, 1, 4
+from eurosearch.games import bruges
+from eurosearch.reference import bruges as R
 
 
 def fresh(n: int = 4, **options) -> R.BrugesRefState:
     options.setdefault("start_player", 0)
     return R.BrugesReference(DATA, n, bruges.parse_options(options, n)).initial_state()
-
-
-def card(effect: str, colour: int | None = None, cost: int | None = None, taken=()) -> int:
-    for i, c in enumerate(DATA.cards):
-        if c.effect == effect and (colour is None or c.colour == colour) \
-                and (cost is None or c.cost == cost) and i not in taken:
-            return i
-    raise LookupError(effect)
 
 
 def drive(gen, answer: Callable = lambda node: None):
@@ -487,14 +477,7 @@ def test_t17_t18_t19_majorities():
 
 def test_t20_final_scoring_example():
     """T20: 8 + 6 + 4 + 8 + 3 + 7 = 36 (BR-A16: the Mayor counts itself if Office)."""
-    office = DATA.groups.index("Office")
-    mayor = next(i for i, c in enumerate(DATA.cards) if c.effect == "vp_per_group" and c.group == office)
-    prince = next(i for i, c in enumerate(DATA.cards) if c.cost == 9 and c.group != office)
-    one = next(i for i, c in enumerate(DATA.cards) if c.vp == 1 and c.group == office
-               and c.activation not in ("laurel",))
-    zero = next(i for i, c in enumerate(DATA.cards) if c.vp == 0 and c.group != office)
-    two = next(i for i, c in enumerate(DATA.cards) if c.vp == 2 and c.group != office
-               and c.activation != "laurel" and i != mayor)
+    prince, one, mayor, zero, two = t20_persons()
     st = fresh(4)
     place(st, 0, prince, one, mayor, zero, two, empty_houses=1)
     st.p[0].markers = [True, True, False]

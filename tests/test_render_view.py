@@ -9,7 +9,7 @@ import pytest
 
 import eurosearch as es
 
-GAMES = [("vienna", 3), ("oh_my_goods", 2), ("oh_my_goods", 4), ("coal_baron", 2), ("coal_baron", 4)]
+GAMES = [("vienna", 3), ("bruges", 3), ("oh_my_goods", 2), ("oh_my_goods", 4), ("coal_baron", 2), ("coal_baron", 4)]
 OMNISCIENT = "omniscient view"
 
 

@@ -71,9 +71,9 @@ def generic_view(state: Any, seat: int) -> View:
 
 
 def _registry() -> dict[str, Callable[[Any, int], View]]:
-    from . import coal_baron, oh_my_goods, vienna, wolsung
+    from . import bruges, coal_baron, oh_my_goods, vienna, wolsung
     return {"oh_my_goods": oh_my_goods.view, "vienna": vienna.view, "coal_baron": coal_baron.view,
-            "wolsung": wolsung.view}
+            "wolsung": wolsung.view, "bruges": bruges.view}
 
 
 def view(state: Any, seat: int) -> View:
