@@ -10,19 +10,11 @@ from typing import Sequence
 
 from . import __version__
 from .api import games
+from .gamedata import provisional_warning
 
 
 ARENA_GAMES = 100          # eurosearch arena --games default
 SPRT_MAX_GAMES = 10_000    # eurosearch arena --sprt: the default maximum (pairs stop earlier once decided)
-
-
-def provisional_warning(game_name: str, src: dict) -> str | None:
-    """One line warning when the game's component data is (partly) provisional."""
-    if src["provisional"] == 0:
-        return None
-    return (f"warning: {game_name} runs on provisional component data ({src['provisional']} of "
-            f"{src['entries']} entries, {100 * src['provisional_fraction']:.0f}%, are placeholders; "
-            f"see {src['file']})")
 
 
 def _options(text: str | None) -> dict | None:

@@ -198,3 +198,12 @@ def name_ints(name: str) -> list[int]:
     """An id as the C data table holds it: NAME_BYTES NUL-padded bytes, read as little-endian int32 words."""
     raw = name.encode()[: NAME_BYTES - 1].ljust(NAME_BYTES, b"\0")
     return [int.from_bytes(raw[i:i + 4], "little", signed=True) for i in range(0, NAME_BYTES, 4)]
+
+
+def provisional_warning(game_name: str, src: dict) -> str | None:
+    """One line warning when the game's component data is (partly) provisional."""
+    if src["provisional"] == 0:
+        return None
+    return (f"warning: {game_name} runs on provisional component data ({src['provisional']} of "
+            f"{src['entries']} entries, {100 * src['provisional_fraction']:.0f}%, are placeholders; "
+            f"see {src['file']})")

@@ -8,6 +8,7 @@ import sys
 
 from ..api import games
 from ..errors import StateFormatError
+from ..gamedata import provisional_warning
 from .record import load_record
 from .session import HUMAN, Session, default_ai, with_a_person
 
@@ -81,6 +82,9 @@ def run_play(args: argparse.Namespace) -> int:
     except (ValueError, StateFormatError) as exc:
         print(f"eurosearch play: {exc}", file=sys.stderr)
         return 2
+    warn = provisional_warning(session.game.name, session.game.data_sources())
+    if warn:
+        print(warn, file=sys.stderr)
     if args.web:
         from .web import serve
         return serve(session, host=args.host, port=args.port)
