@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/obslayout.h"
 #include "../core/rng.h"
 
 #define D(g) ((const bruges_data *)(g)->data)
@@ -695,6 +696,105 @@ static void br_returns(const es_game *g, const void *sv, double *out) {
         if (v[p] == best && s->money[p] == bestm) out[p] = 1.0 / w;
 }
 
+/* ---------------------------------------------------------------------------- evaluation */
+
+/* Rounds still to come after this one: 0 in the final round; otherwise the draw piles' cards
+ * over the ~4n a round takes (a pile empties about when both are halved: a rough guide). */
+static double rounds_after_this(const es_game *g, const br_state *s) {
+    if (s->phase == BR_PH_OVER || s->final_flag == 1) return 0;
+    if (s->final_flag == 2) return 1;
+    double r = (s->size[0] + s->size[1]) / (4.0 * g->players) - 0.5;
+    return r < 1 ? 1 : r > 7 ? 7 : r;
+}
+
+/* What a disaster of colour k would cost p now, in VP (the money and worker rates below). */
+static double disaster_cost(const es_game *g, const br_state *s, int p, int k) {
+    const bruges_data *d = D(g);
+    int workers = 0, houses = 0, persons = 0, best = 0;
+    for (int c = 0; c < BR_NCOL; c++) workers += s->workers[p][c];
+    for (int c = 0; c < BR_CARDS; c++) {
+        if (s->owner[c] != p) continue;
+        houses += s->zone[c] == BR_Z_HOUSE;
+        if (s->zone[c] == BR_Z_PERSON) {
+            persons++;
+            if (d->card[c].vp > best) best = d->card[c].vp;
+        }
+    }
+    switch (d->disaster[k]) {
+    case BR_D_FLOOD: return 0.3 * workers;
+    case BR_D_RIOT: return 0.3 * s->money[p];
+    case BR_D_INTRIGUE: return s->score[p] >= 3 ? 3 : s->score[p];
+    case BR_D_FIRE: return houses || s->canal[p][0] || s->canal[p][1] ? 1.5 : 0;
+    default: return persons ? 1.0 + best : 0;   /* plague: the cheapest person would go */
+    }
+}
+
+/* Estimated final VP: the final scoring as if the game ended now, plus what money, workers,
+ * hand cards and empty houses will become (about 0.3 VP per guilder or worker, 0.8 per card),
+ * the persons' effects still to come, majority and canal prospects, minus the expected cost of
+ * the disasters the threat markers may bring. Exact at the end of the game. */
+static void br_evaluate(const es_game *g, const void *sv, double *out) {
+    const br_state *s = sv;
+    const bruges_data *d = D(g);
+    int n = g->players;
+    if (s->phase == BR_PH_OVER) {
+        for (int p = 0; p < n; p++) out[p] = final_score(g, s, p);
+        return;
+    }
+    double left = rounds_after_this(g, s);
+    int this_round = s->phase <= BR_PH_TURN;   /* phase 3 of this round is still to come or on */
+    double future = left + (this_round ? 0.5 : 0);
+    int val[3][BR_MAXP];
+    for (int p = 0; p < n; p++) {
+        int persons = 0;
+        for (int c = 0; c < BR_CARDS; c++) persons += s->zone[c] == BR_Z_PERSON && s->owner[c] == p;
+        val[0][p] = s->rep[p];
+        val[1][p] = persons;
+        val[2][p] = s->canal[p][0] + s->canal[p][1];
+    }
+    for (int p = 0; p < n; p++) {
+        double v = final_score(g, s, p);
+        v += 0.3 * s->money[p];
+        for (int k = 0; k < BR_NCOL; k++) {
+            v += 0.3 * s->workers[p][k] + (future > 0 ? 0.8 * s->pending[p][k] : 0);
+            if (s->threats[p][k] && future > 0)
+                v -= (s->threats[p][k] >= 2 ? 1.0 / 3 : 1.0 / 27) * disaster_cost(g, s, p, k);
+        }
+        int houses = 0, occupied = 0;
+        for (int c = 0; c < BR_CARDS; c++) {
+            if (s->owner[c] != p) continue;
+            if (s->zone[c] == BR_Z_HAND && future > 0) v += 0.8;
+            if (s->zone[c] == BR_Z_HOUSE) houses++;
+            if (s->zone[c] != BR_Z_PERSON) continue;
+            occupied++;
+            const br_card *q = &d->card[c];
+            switch (q->effect) {   /* what the person still brings */
+            case BR_FX_MONEY_PER_ROUND: v += 0.3 * q->amount * future; break;
+            case BR_FX_EXTRA_WORKERS_A1: v += 0.3 * q->amount * future; break;
+            case BR_FX_DRAW_CARDS: case BR_FX_EXTRA_PLAY: v += 0.5 * q->amount * future; break;
+            case BR_FX_HAND_TARGET: v += 0.4 * left; break;
+            }
+        }
+        if (future > 0) v += 0.5 * (houses - occupied);
+        for (int m = 0; m < 3; m++) {   /* an unflipped marker: a sole lead flips it in phase 4 */
+            if (s->markers[p] >> m & 1) continue;
+            int above = 1, tied = 0;
+            for (int q = 0; q < n; q++)
+                if (q != p) {
+                    if (val[m][q] > val[m][p]) above = 0;
+                    if (val[m][q] == val[m][p]) tied = 1;
+                }
+            if (above && val[m][p] > 0) v += tied ? 1.0 : (this_round ? 3.0 : 2.0);
+        }
+        for (int sec = 0; sec < 2; sec++) {   /* tiles toward the 3-VP bonus and a statue */
+            int len = s->canal[p][sec];
+            if (len < 3) v += 0.8 * len;
+            else if (len < BR_SPACES && !s->statue[p][sec] && s->statues_taken < d->n_statues) v += 0.8 * (len - 2);
+        }
+        out[p] = v;
+    }
+}
+
 /* ---------------------------------------------------------------------------- knowledge */
 
 /* The cards whose identity `observer` cannot see, per colour: the pool, others' non-public
@@ -933,52 +1033,105 @@ static int br_render(const es_game *g, const void *sv, char *buf, size_t cap) {
 
 /* ---------------------------------------------------------------------------- observation */
 
-#define BR_OBS_PLAYER 32
-#define BR_OBS_GLOBAL 24
-static int br_observation_size(const es_game *g) { (void)g; return BR_OBS_GLOBAL + BR_MAXP * BR_OBS_PLAYER + BR_CARDS; }
+/* The vector's slices, in order (br_observation_layout names them); seats relative to the
+ * viewer (row 0 is the viewer, then clockwise). Only public facts and the viewer's own cards. */
+#define BR_OBS_SEAT (9 + 2 * BR_NCOL + BR_NCOL + 4 + BR_NFX)
+#define BR_OBS_CARD 5
+#define BR_NPHASES (BR_PH_OVER + 1)
+static int br_observation_size(const es_game *g) {
+    int n = g->players;
+    return n * BR_OBS_SEAT + n + BR_NPHASES + BR_NCOL + 2 * (1 + BR_NCOL) + 8 + 11 + BR_CARDS * BR_OBS_CARD;
+}
 
-/* Public facts (players rotated so the observer comes first) and the observer's own hand. */
+static int br_observation_layout(const es_game *g, es_obs_slice *out, int cap) {
+    int n = g->players;
+    es_obs_builder b = es_obs_begin(out, cap);
+    es_obs_add(&b, "seats", n, BR_OBS_SEAT);
+    es_obs_add(&b, "actor", n, 0);                /* one-hot, relative seat */
+    es_obs_add(&b, "phase", BR_NPHASES, 0);       /* one-hot */
+    es_obs_add(&b, "dice", BR_NCOL, 0);           /* face / 6 */
+    es_obs_add(&b, "piles", 2, 1 + BR_NCOL);      /* size / 100, top colour one-hot */
+    es_obs_add(&b, "progress", 8, 0);
+    es_obs_add(&b, "turn", 11, 0);
+    es_obs_add(&b, "cards", BR_CARDS, BR_OBS_CARD);
+    return b.n;
+}
+
 static void br_observe(const es_game *g, const void *sv, int player, float *out) {
     const br_state *s = sv;
-    int n = g->players;
+    const bruges_data *d = D(g);
+    int n = g->players, i = 0;
     memset(out, 0, sizeof(float) * (size_t)br_observation_size(g));
-    out[0] = s->round;
-    out[1] = s->phase;
-    out[2] = (s->start - player + n) % n;
-    out[3] = s->final_flag;
-    out[4] = s->size[0];
-    out[5] = s->size[1];
-    out[6] = s->extra_size;
-    out[7] = s->top[0];
-    out[8] = s->top[1];
-    for (int k = 0; k < BR_NCOL; k++) out[9 + k] = s->die[k];
-    out[14] = s->statues_taken;
-    out[15] = (s->cur - player + n) % n;
-    for (int i = 0; i < n; i++) {
-        int p = (player + i) % n;
-        float *o = out + BR_OBS_GLOBAL + i * BR_OBS_PLAYER;
-        o[0] = s->score[p]; o[1] = s->money[p]; o[2] = s->rep[p]; o[3] = s->markers[p];
-        o[4] = s->canal[p][0]; o[5] = s->canal[p][1]; o[6] = s->statue[p][0]; o[7] = s->statue[p][1];
+    for (int r = 0; r < n; r++) {   /* seats: see the layout table in docs/bruges_engine.md */
+        int p = (player + r) % n;
+        float *o = out + i;
+        o[0] = s->score[p] / 50.0f; o[1] = s->money[p] / 20.0f; o[2] = s->rep[p] / 8.0f;
+        for (int m = 0; m < 3; m++) o[3 + m] = (float)(s->markers[p] >> m & 1);
+        o[6] = s->canal[p][0] / 5.0f; o[7] = s->canal[p][1] / 5.0f;
+        o[8] = (s->statue[p][0] + s->statue[p][1]) / 7.0f;
         for (int k = 0; k < BR_NCOL; k++) {
-            o[8 + k] = s->workers[p][k];
-            o[13 + k] = s->threats[p][k];
-            o[18 + k] = s->pending[p][k];
+            o[9 + k] = s->workers[p][k] / 5.0f;
+            o[14 + k] = s->threats[p][k] / 3.0f;
+            o[19 + k] = s->pending[p][k] / 5.0f;   /* hand colours (public), drawn cards included */
         }
+        o[24] = (float)(s->start == p);
         for (int c = 0; c < BR_CARDS; c++) {
-            if (s->owner[c] != p) continue;
-            int k = D(g)->card[c].colour;
-            if (s->zone[c] == BR_Z_HAND) o[18 + k] += 1;      /* hand colours are public */
-            if (s->zone[c] == BR_Z_HOUSE) o[23] += 1;
-            if (s->zone[c] == BR_Z_PERSON) o[24] += 1, o[25 + D(g)->card[c].effect % 7] += 1;
+            if (s->owner[c] != p || s->zone[c] == BR_Z_POOL || s->zone[c] == BR_Z_DISCARD) continue;
+            if (s->zone[c] == BR_Z_HAND) o[19 + d->card[c].colour] += 0.2f;
+            else if (s->zone[c] == BR_Z_HOUSE) o[25] += 0.1f;
+            else {
+                o[26] += 0.1f;
+                o[27] += (float)(s->flags[c] & BR_F_ROTATED);
+                o[28 + d->card[c].effect] += 1;
+            }
         }
+        i += BR_OBS_SEAT;
     }
-    float *mine = out + BR_OBS_GLOBAL + BR_MAXP * BR_OBS_PLAYER;
-    for (int c = 0; c < BR_CARDS; c++)
-        if (s->zone[c] == BR_Z_HAND && s->owner[c] == player) mine[c] = 1;
-        else if (s->zone[c] == BR_Z_PERSON) mine[c] = -1;
-        else if (s->zone[c] == BR_Z_DISCARD) mine[c] = -2;
-        else if (s->zone[c] == BR_Z_HOUSE && s->owner[c] == player) mine[c] = 2;
+    if (s->phase != BR_PH_OVER && !is_chance(s)) out[i + (s->cur - player + n) % n] = 1;
+    i += n;
+    out[i + s->phase] = 1;
+    i += BR_NPHASES;
+    for (int k = 0; k < BR_NCOL; k++) out[i++] = s->die[k] / 6.0f;
+    for (int sl = 0; sl < 2; sl++) {
+        out[i] = s->size[sl] / 100.0f;
+        if (s->size[sl] && s->need_top != sl + 1 && !(sl == 1 && s->setup_b)) out[i + 1 + s->top[sl]] = 1;
+        i += 1 + BR_NCOL;
+    }
+    out[i++] = s->round / 10.0f;
+    out[i++] = (float)(s->final_flag == 1);
+    out[i++] = (float)(s->final_flag == 2);
+    out[i++] = s->extra_size / 100.0f;
+    out[i++] = s->extra_entered;
+    out[i++] = s->statues_taken / 6.0f;
+    out[i++] = s->lap / 4.0f;
+    out[i++] = rep_cost(s) / 10.0f;
+    out[i++] = s->plays_left; out[i++] = s->played; out[i++] = s->draws_left; out[i++] = s->jailer_left;
+    out[i++] = s->fire_left; out[i++] = s->plague_left;
+    for (int k = 0; k < BR_NCOL; k++) out[i++] = (float)(s->pending_dis >> k & 1);
+    for (int c = 0; c < BR_CARDS; c++, i += BR_OBS_CARD) {
+        int z = s->zone[c];
+        out[i + 0] = (float)(z == BR_Z_HAND && s->owner[c] == player);
+        out[i + 1] = (float)(z == BR_Z_HOUSE && s->owner[c] == player);
+        out[i + 2] = (float)(z == BR_Z_PERSON);
+        out[i + 3] = (float)(z == BR_Z_DISCARD);
+        out[i + 4] = (float)(z == BR_Z_HAND && s->owner[c] != player && (s->flags[c] & BR_F_PUBLIC));   /* known (Fire) */
+    }
 }
+
+/* Dense action space (docs/bruges_engine.md): the type in bits 0-3, parameters above. */
+static const es_move_kind bruges_move_kinds[] = {
+    {BR_M_DRAW, 1, {{4, 1}}},
+    {BR_M_DRAW_STOP, 0, {{0, 0}}},
+    {BR_M_REP, 1, {{4, 1}}},
+    {BR_M_ORDER, 1, {{4, 3}}},
+    {BR_M_FIRE_HOUSE, 1, {{4, 8}}},
+    {BR_M_FIRE_CANAL, 1, {{4, 1}}},
+    {BR_M_PLAGUE, 1, {{4, 8}}},
+    {BR_M_ACTIVATE, 1, {{4, 8}}},
+    {BR_M_PLAY, 2, {{4, 8}, {12, 3}}},   /* card, action */
+    {BR_M_END_TURN, 0, {{0, 0}}},
+    {BR_M_JAILER, 1, {{4, 3}}},
+};
 
 /* ---------------------------------------------------------------------------- definition */
 
@@ -1029,6 +1182,11 @@ const es_game_def es_bruges_def = {
     .render = br_render,
     .redact = br_redact,
     .move_view = br_move_view,
+    .evaluate = br_evaluate,
     .fields = bruges_fields,
     .n_fields = (int)(sizeof bruges_fields / sizeof bruges_fields[0]),
+    .move_type_bits = 4,
+    .move_kinds = bruges_move_kinds,
+    .n_move_kinds = (int)(sizeof bruges_move_kinds / sizeof bruges_move_kinds[0]),
+    .observation_layout = br_observation_layout,
 };
