@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/bytemask.h"
 #include "../core/obslayout.h"
 #include "../core/rng.h"
 
@@ -47,7 +48,11 @@ static int br_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
             return es_setup_error(err, errlen, "bruges data: card %d: colour, activation or effect out of range", k);
         }
     }
-    for (int k = 0; k < BR_CARDS; k++) es_read_name(c + k * ES_NAME_INTS, d->card[k].id);
+    for (int k = 0; k < BR_CARDS; k++) {
+        es_read_name(c + k * ES_NAME_INTS, d->card[k].id);
+        d->colour_set[d->card[k].colour][k >> 6] |= 1ull << (k & 63);
+        d->effect_set[d->card[k].effect][k >> 6] |= 1ull << (k & 63);
+    }
     g->data = d;
     return ES_OK;
 }
@@ -56,27 +61,67 @@ static int br_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
 
 static int seat_player(const es_game *g, const br_state *s) { return (s->start + s->seat) % g->players; }
 
-static int pool_count(const es_game *g, const br_state *s, int k) {
+/* Card sets (BR_WORDS words, card c = bit c&63 of word c>>6), built from the zone and owner
+ * bytes 16 at a time: the hot paths iterate the cards of one zone and owner, not all 165. */
+static inline void set_and(uint64_t *a, const uint64_t *b) {
+    for (int w = 0; w < BR_WORDS; w++) a[w] &= b[w];
+}
+static inline int set_count(const uint64_t *a) {
     int n = 0;
-    for (int c = 0; c < BR_CARDS; c++) n += s->zone[c] == BR_Z_POOL && D(g)->card[c].colour == k;
+    for (int w = 0; w < BR_WORDS; w++) n += __builtin_popcountll(a[w]);
     return n;
+}
+#define SET_FOREACH(c, set) \
+    for (int w_ = 0; w_ < BR_WORDS; w_++) \
+        for (uint64_t x_ = (set)[w_]; x_; x_ &= x_ - 1) \
+            for (int c = (w_ << 6) + __builtin_ctzll(x_), once_ = 1; once_; once_ = 0)
+
+static inline void zone_set(const br_state *s, int z, uint64_t *out) { es_bytes_eq_bits(s->zone, BR_CARDS, (uint8_t)z, out); }
+
+/* The cards of zone z owned by p. */
+static inline void owned_set(const br_state *s, int z, int p, uint64_t *out) {
+    uint64_t o[BR_WORDS];
+    zone_set(s, z, out);
+    es_bytes_eq_bits(s->owner, BR_CARDS, (uint8_t)p, o);
+    set_and(out, o);
+}
+
+/* Undecided cards per colour. */
+static void pool_counts(const es_game *g, const br_state *s, int cnt[BR_NCOL]) {
+    uint64_t pool[BR_WORDS], x[BR_WORDS];
+    zone_set(s, BR_Z_POOL, pool);
+    for (int k = 0; k < BR_NCOL; k++) {
+        memcpy(x, pool, sizeof x);
+        set_and(x, D(g)->colour_set[k]);
+        cnt[k] = set_count(x);
+    }
+}
+
+static int pool_count(const es_game *g, const br_state *s, int k) {
+    uint64_t x[BR_WORDS];
+    zone_set(s, BR_Z_POOL, x);
+    set_and(x, D(g)->colour_set[k]);
+    return set_count(x);
 }
 
 static int hand_size(const br_state *s, int p) {
-    int n = 0;
-    for (int c = 0; c < BR_CARDS; c++) n += s->zone[c] == BR_Z_HAND && s->owner[c] == p;
+    uint64_t h[BR_WORDS];
+    owned_set(s, BR_Z_HAND, p, h);
+    int n = set_count(h);
     for (int k = 0; k < BR_NCOL; k++) n += s->pending[p][k];
     return n;
 }
 
 /* Sum of `amount` over p's placed persons with effect fx (copies add). */
 static int placed_amount(const es_game *g, const br_state *s, int p, int fx, int *maxv) {
+    uint64_t x[BR_WORDS];
     int sum = 0, mx = 0;
-    for (int c = 0; c < BR_CARDS; c++)
-        if (s->zone[c] == BR_Z_PERSON && s->owner[c] == p && D(g)->card[c].effect == fx) {
-            sum += D(g)->card[c].amount;
-            if (D(g)->card[c].amount > mx) mx = D(g)->card[c].amount;
-        }
+    owned_set(s, BR_Z_PERSON, p, x);
+    set_and(x, D(g)->effect_set[fx]);
+    SET_FOREACH(c, x) {
+        sum += D(g)->card[c].amount;
+        if (D(g)->card[c].amount > mx) mx = D(g)->card[c].amount;
+    }
     if (maxv) *maxv = mx;
     return sum;
 }
@@ -87,20 +132,37 @@ static int hand_target(const es_game *g, const br_state *s, int p) {
     return mx > D(g)->hand_size ? mx : D(g)->hand_size;
 }
 
-static int house_has_person(const br_state *s, int h) {
-    for (int c = 0; c < BR_CARDS; c++)
-        if (s->zone[c] == BR_Z_PERSON && s->link[c] == h) return 1;
-    return 0;
+/* A player's hand, houses and persons (one pass per byte array). */
+typedef struct br_sets {
+    uint64_t hand[BR_WORDS], house[BR_WORDS], person[BR_WORDS];
+} br_sets;
+
+static void player_sets(const br_state *s, int p, br_sets *o) {
+    uint64_t own[BR_WORDS];
+    es_bytes_eq_bits(s->owner, BR_CARDS, (uint8_t)p, own);
+    zone_set(s, BR_Z_HAND, o->hand);
+    zone_set(s, BR_Z_HOUSE, o->house);
+    zone_set(s, BR_Z_PERSON, o->person);
+    set_and(o->hand, own);
+    set_and(o->house, own);
+    set_and(o->person, own);
 }
 
-/* The oldest empty house of p, or -1. */
-static int empty_house(const br_state *s, int p) {
+/* The oldest empty house in the sets of a player, or -1. */
+static int empty_house_of(const br_state *s, const br_sets *ps) {
+    uint64_t houses[BR_WORDS];
+    memcpy(houses, ps->house, sizeof houses);
+    SET_FOREACH(c, ps->person) houses[s->link[c] >> 6] &= ~(1ull << (s->link[c] & 63));
     int best = -1;
-    for (int h = 0; h < BR_CARDS; h++)
-        if (s->zone[h] == BR_Z_HOUSE && s->owner[h] == p && !house_has_person(s, h) &&
-            (best < 0 || s->link[h] < s->link[best]))
-            best = h;
+    SET_FOREACH(h, houses)
+        if (best < 0 || s->link[h] < s->link[best]) best = h;
     return best;
+}
+
+static int empty_house(const br_state *s, int p) {
+    br_sets ps;
+    player_sets(s, p, &ps);
+    return empty_house_of(s, &ps);
 }
 
 static int rep_cost(const br_state *s) {
@@ -130,10 +192,10 @@ static void phase4(const es_game *g, br_state *s) {
     int n = g->players;
     int val[3][BR_MAXP];
     for (int p = 0; p < n; p++) {
-        int persons = 0;
-        for (int c = 0; c < BR_CARDS; c++) persons += s->zone[c] == BR_Z_PERSON && s->owner[c] == p;
+        uint64_t x[BR_WORDS];
+        owned_set(s, BR_Z_PERSON, p, x);
         val[0][p] = s->rep[p];
-        val[1][p] = persons;
+        val[1][p] = set_count(x);
         val[2][p] = s->canal[p][0] + s->canal[p][1];
     }
     for (int m = 0; m < 3; m++)
@@ -347,18 +409,20 @@ static int legal_raw(const es_game *g, const br_state *s, es_move *out) {
                 if (s->threats[p][k]) out[n++] = MV(BR_M_JAILER, k);
             return n;
         }
-        int hand = 0, eh = empty_house(s, p);
-        for (int c = 0; c < BR_CARDS; c++) {
-            if (s->zone[c] == BR_Z_PERSON && s->owner[c] == p && !(s->flags[c] & BR_F_ROTATED)) {
-                const br_card *q = &d->card[c];
-                if ((q->activation == BR_A_WORKER && q->worker >= 0 && s->workers[p][q->worker]) ||
-                    q->activation == BR_A_INF1)
-                    out[n++] = MV(BR_M_ACTIVATE, c);
-            }
-            if (s->zone[c] != BR_Z_HAND || s->owner[c] != p) continue;
-            hand++;
-            if (!s->plays_left) continue;
+        br_sets ps;
+        uint64_t both[BR_WORDS];
+        player_sets(s, p, &ps);
+        for (int w = 0; w < BR_WORDS; w++) both[w] = (s->plays_left ? ps.hand[w] : 0) | ps.person[w];
+        int eh = s->plays_left ? empty_house_of(s, &ps) : -1;
+        SET_FOREACH(c, both) {   /* in card order: a person's activation, a hand card's plays */
             const br_card *q = &d->card[c];
+            if (s->zone[c] == BR_Z_PERSON) {
+                if (!(s->flags[c] & BR_F_ROTATED) &&
+                    ((q->activation == BR_A_WORKER && q->worker >= 0 && s->workers[p][q->worker]) ||
+                     q->activation == BR_A_INF1))
+                    out[n++] = MV(BR_M_ACTIVATE, c);
+                continue;
+            }
             int k = q->colour;
             out[n++] = MV(BR_M_PLAY, c | (BR_ACT_I << 8));
             out[n++] = MV(BR_M_PLAY, c | (BR_ACT_II << 8));
@@ -371,7 +435,8 @@ static int legal_raw(const es_game *g, const br_state *s, es_move *out) {
             if (s->workers[p][k]) out[n++] = MV(BR_M_PLAY, c | (BR_ACT_V << 8));
             if (eh >= 0 && s->money[p] >= q->cost) out[n++] = MV(BR_M_PLAY, c | (BR_ACT_VI << 8));
         }
-        if (s->played || hand == 0) out[n++] = MV(BR_M_END_TURN, 0);
+        int hand_n = set_count(ps.hand);
+        if (s->played || hand_n == 0) out[n++] = MV(BR_M_END_TURN, 0);
         return n;
     }
     }
@@ -474,7 +539,7 @@ static void apply_decision(const es_game *g, br_state *s, es_move m) {
 /* ---------------------------------------------------------------------------- chance */
 
 static void top_free(const es_game *g, const br_state *s, int slot, int freec[BR_NCOL]) {
-    for (int k = 0; k < BR_NCOL; k++) freec[k] = pool_count(g, s, k);
+    pool_counts(g, s, freec);
     for (int sl = 0; sl < 2; sl++)
         if (sl != slot && s->size[sl] && !(s->need_top == sl + 1) && !(sl == 1 && s->setup_b))   /* unrevealed: pins nothing */
             freec[s->top[sl]]--;
@@ -495,12 +560,14 @@ static int br_chance_outcomes(const es_game *g, const void *sv, es_move *out, do
     int n = 0;
     int k = card_colour_pending(s);
     if (k >= 0) {
-        int cnt = pool_count(g, s, k);
-        for (int c = 0; c < BR_CARDS; c++)
-            if (s->zone[c] == BR_Z_POOL && D(g)->card[c].colour == k) {
-                out[n] = MV(BR_C_CARD, c);
-                prob[n++] = 1.0 / cnt;
-            }
+        uint64_t x[BR_WORDS];
+        zone_set(s, BR_Z_POOL, x);
+        set_and(x, D(g)->colour_set[k]);
+        double p = 1.0 / set_count(x);
+        SET_FOREACH(c, x) {
+            out[n] = MV(BR_C_CARD, c);
+            prob[n++] = p;
+        }
         return n;
     }
     if (s->need_top) {
@@ -583,6 +650,8 @@ static void settle(const es_game *g, br_state *s) {
     es_move buf[BR_MAX_MOVES];
     for (;;) {
         if (s->phase == BR_PH_OVER || is_chance(s)) return;
+        if (s->phase == BR_PH_TURN && s->plays_left && !s->draws_left && !s->jailer_left && hand_size(s, s->cur))
+            return;   /* a card to play: actions I and II at least */
         int n = legal_raw(g, s, buf);
         if (n >= 2) return;
         if (n == 1) apply_decision(g, s, buf[0]);
@@ -636,16 +705,32 @@ static void br_apply(const es_game *g, void *sv, es_move m) {
     settle(g, s);
 }
 
-static es_move br_sample_chance(const es_game *g, const void *s, es_rng *rng) {
-    es_move out[BR_MAX_CHANCE];
-    double prob[BR_MAX_CHANCE];
-    int n = br_chance_outcomes(g, s, out, prob);
-    double u = (double)(es_rng_u64(rng) >> 11) * (1.0 / 9007199254740992.0), acc = 0;
-    for (int i = 0; i < n; i++) {
-        acc += prob[i];
-        if (u < acc) return out[i];
+/* One outcome by its probability, without listing them (the same distribution as
+ * br_chance_outcomes: a uniform card of the colour, a die face, a colour by its free count). */
+static es_move br_sample_chance(const es_game *g, const void *sv, es_rng *rng) {
+    const br_state *s = sv;
+    int k = card_colour_pending(s);
+    if (k >= 0) {
+        uint64_t x[BR_WORDS];
+        zone_set(s, BR_Z_POOL, x);
+        set_and(x, D(g)->colour_set[k]);
+        int i = (int)es_rng_u32_below(rng, (uint32_t)set_count(x));
+        SET_FOREACH(c, x)
+            if (i-- == 0) return MV(BR_C_CARD, c);
+        return 0;   /* not reached: validated states have a card of the colour */
     }
-    return out[n - 1];
+    if (s->need_top) {
+        int slot = s->need_top - 1, fr[BR_NCOL], tot = 0, last = 0;
+        top_free(g, s, slot, fr);
+        for (int i = 0; i < BR_NCOL; i++)
+            if (fr[i] > 0) tot += fr[i], last = i;
+        int r = (int)es_rng_u32_below(rng, (uint32_t)tot);
+        for (int i = 0; i < BR_NCOL; i++)
+            if (fr[i] > 0 && (r -= fr[i]) < 0) return MV(BR_C_TOP, slot | (i << 1));
+        return MV(BR_C_TOP, slot | (last << 1));
+    }
+    if (s->phase == BR_PH_START) return MV(BR_C_START, (int)es_rng_u32_below(rng, (uint32_t)g->players));
+    return MV(BR_C_DIE, s->dice_rolled | ((1 + (int)es_rng_u32_below(rng, 6)) << 3));
 }
 
 /* ---------------------------------------------------------------------------- scoring */

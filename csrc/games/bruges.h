@@ -24,6 +24,7 @@
 #define BR_MAX_STATUES 8
 #define BR_MAX_MOVES 1200     /* bound: 165 cards x 7 actions + activations + end */
 #define BR_MAX_CHANCE 165
+#define BR_WORDS 3            /* 64-bit words of a card set */
 
 /* Colours (spec section 1 order) and disasters (data loader DISASTERS order). */
 enum { BR_BLUE, BR_BROWN, BR_YELLOW, BR_RED, BR_PURPLE };
@@ -73,6 +74,8 @@ typedef struct bruges_data {
     int n_statues;
     uint8_t statue[BR_MAX_STATUES];
     br_card card[BR_CARDS];
+    uint64_t colour_set[BR_NCOL][BR_WORDS];   /* derived: the cards of each colour */
+    uint64_t effect_set[BR_NFX][BR_WORDS];    /* derived: the cards of each effect kind */
 } bruges_data;
 
 /* Card zones. POOL: identity undecided (pile bodies, pile tops, extra pile, drawn-unrevealed). */
