@@ -321,6 +321,7 @@ static void advance(const es_game *g, br_state *s) {
     case BR_PH_TURN:
         if (s->draws_left) s->draws_left = 0;       /* no pile left (BR-A10) */
         else if (s->jailer_left) s->jailer_left = 0;
+        else end_turn(g, s);                        /* nothing left to do: every step progresses */
         break;
     }
 }
@@ -1040,6 +1041,26 @@ static int br_validate(const es_game *g, const void *sv, char *err, size_t errle
     BR_CHECK(s->phase != BR_PH_REVEAL || any_pending(s, s->cur), "a reveal without drawn cards");
     BR_CHECK(s->phase != BR_PH_DICE || s->dice_rolled < BR_NCOL, "all dice rolled but still rolling");
     BR_CHECK(s->phase != BR_PH_START || (s->round == 1 && g->options[BR_OPT_START_PLAYER] < 0), "start player chance out of place");
+    /* Phase fields: each sub-step's counters are zero outside the step that uses them. */
+    int ph = s->phase, seated = ph == BR_PH_DRAW || ph == BR_PH_REVEAL || ph == BR_PH_DISASTER || ph == BR_PH_REP || ph == BR_PH_TURN;
+    if (seated) BR_CHECK(s->seat < n && s->cur == seat_player(g, s), "the player to act (%d) is not the seat in turn", s->cur);
+    BR_CHECK(ph == BR_PH_TURN || (!s->draws_left && !s->jailer_left && !s->need_card), "card draws or Jailer returns outside a turn");
+    BR_CHECK(ph == BR_PH_DISASTER || (!s->pending_dis && !s->fire_left && !s->plague_left), "a disaster pending outside phase 2");
+    BR_CHECK(!(s->fire_left && s->plague_left), "Fire and Plague pending at once");
+    BR_CHECK(ph == BR_PH_DRAW || ph == BR_PH_REVEAL || !s->optional, "optional draws outside phase 1");
+    if (ph == BR_PH_TURN) {
+        BR_CHECK(s->lap < 4, "phase 3 lap %d out of range", s->lap);
+        BR_CHECK(s->plays_left || s->played, "a turn with no card played and none to play");
+        BR_CHECK(!(s->draws_left && s->jailer_left), "card draws and Jailer returns pending at once");
+    }
+    if (ph == BR_PH_DISASTER || ph == BR_PH_REP || ph == BR_PH_TURN) {
+        BR_CHECK(s->dice_rolled == BR_NCOL, "dice not rolled in phase %d", ph);
+        for (int k = 0; k < BR_NCOL; k++) BR_CHECK(s->die[k] >= 1, "die %d has no face", k);
+    }
+    if (ph == BR_PH_DICE) {
+        BR_CHECK(s->seat == n, "dice rolled before every player drew");
+        for (int k = 0; k < s->dice_rolled; k++) BR_CHECK(s->die[k] >= 1, "die %d has no face", k);
+    }
     if (s->phase != BR_PH_OVER && !is_chance(s)) {
         es_move buf[BR_MAX_MOVES];
         BR_CHECK(legal_raw(g, s, buf) >= 2, "a decision with fewer than 2 moves (forced moves are applied)");
