@@ -514,12 +514,19 @@ static void apply_decision(const es_game *g, br_state *s, es_move m) {
             discard(s, c);
             break;
         }
-        case BR_ACT_V:
+        case BR_ACT_V: {
             s->workers[p][k]--;
             s->zone[c] = BR_Z_HOUSE;
             s->link[c] = s->house_seq[p]++;
             s->flags[c] = 0;
+            /* Others see only the colour of the new house: a card of that colour they knew in
+             * p's hand (returned by Fire) may now be the house, so it is no longer known. */
+            uint64_t hand[BR_WORDS];
+            owned_set(s, BR_Z_HAND, p, hand);
+            set_and(hand, d->colour_set[k]);
+            SET_FOREACH(e, hand) s->flags[e] &= (uint8_t)~BR_F_PUBLIC;
             break;
+        }
         case BR_ACT_VI: {
             int h = empty_house(s, p);
             s->money[p] = (uint16_t)(s->money[p] - q->cost);
@@ -884,9 +891,10 @@ static void br_evaluate(const es_game *g, const void *sv, double *out) {
 /* ---------------------------------------------------------------------------- knowledge */
 
 /* The cards whose identity `observer` cannot see, per colour: the pool, others' non-public
- * hand cards and others' houses. Their places are dealt back to the same cards: at random
- * (determinization, spec 6.3: every place keeps its colour) or, without rng, canonically by
- * place (redaction: the view then depends only on what the observer knows). */
+ * hand cards and others' houses. Their places, in a canonical order, are dealt back to the
+ * same cards: at random (determinization, spec 6.3: every place keeps its colour) or, without
+ * rng, in order (redaction). Either way the result depends only on what the observer knows
+ * (and the rng). */
 static void reassign(const es_game *g, br_state *s, int observer, es_rng *rng) {
     uint8_t remap[BR_CARDS];
     for (int c = 0; c < BR_CARDS; c++) remap[c] = (uint8_t)c;
@@ -900,25 +908,25 @@ static void reassign(const es_game *g, br_state *s, int observer, es_rng *rng) {
                                    ((z == BR_Z_HAND && !(old.flags[c] & BR_F_PUBLIC)) || z == BR_Z_HOUSE)))
                 ids[m] = places[m] = c, m++;
         }
-        if (rng) {
+        /* places sorted by (zone, owner, link, flags), insertion sort (m <= 165): equal keys
+         * are interchangeable places, so the order depends only on what the observer knows */
+        for (int i = 1; i < m; i++) {
+            int x = places[i], j = i - 1;
+            uint32_t kx = (uint32_t)old.zone[x] << 24 | (uint32_t)old.owner[x] << 16 | (uint32_t)old.link[x] << 8 | old.flags[x];
+            while (j >= 0) {
+                int y = places[j];
+                uint32_t ky = (uint32_t)old.zone[y] << 24 | (uint32_t)old.owner[y] << 16 | (uint32_t)old.link[y] << 8 | old.flags[y];
+                if (ky <= kx) break;
+                places[j + 1] = y;
+                j--;
+            }
+            places[j + 1] = x;
+        }
+        if (rng)   /* determinization: a uniform deal from that canonical order (FINDINGS #3) */
             for (int i = m - 1; i > 0; i--) {
                 int j = (int)es_rng_u32_below(rng, (uint32_t)(i + 1));
                 int t = places[i]; places[i] = places[j]; places[j] = t;
             }
-        } else {   /* places sorted by (zone, owner, link, flags): insertion sort, m <= 165 */
-            for (int i = 1; i < m; i++) {
-                int x = places[i], j = i - 1;
-                uint32_t kx = (uint32_t)old.zone[x] << 24 | (uint32_t)old.owner[x] << 16 | (uint32_t)old.link[x] << 8 | old.flags[x];
-                while (j >= 0) {
-                    int y = places[j];
-                    uint32_t ky = (uint32_t)old.zone[y] << 24 | (uint32_t)old.owner[y] << 16 | (uint32_t)old.link[y] << 8 | old.flags[y];
-                    if (ky <= kx) break;
-                    places[j + 1] = y;
-                    j--;
-                }
-                places[j + 1] = x;
-            }
-        }
         for (int i = 0; i < m; i++) {   /* card ids[i] takes the place of card places[i] */
             int to = ids[i], from = places[i];
             s->zone[to] = old.zone[from];
@@ -1101,8 +1109,9 @@ static int br_move_to_str(const es_game *g, const void *sv, es_move m, char *buf
     return w < 0 ? ES_ERR_BUFFER : (size_t)w >= cap ? ES_ERR_BUFFER : w;
 }
 
-static int br_render(const es_game *g, const void *sv, char *buf, size_t cap) {
-    const br_state *s = sv;
+/* The text of s; viewer >= 0: as that player sees it (others' hidden hand cards and houses by
+ * colour only), -1: everything. */
+static int render_impl(const es_game *g, const br_state *s, int viewer, char *buf, size_t cap) {
     size_t o = 0;
 #define OUT(...) do { int w_ = snprintf(buf + (o < cap ? o : cap), o < cap ? cap - o : 0, __VA_ARGS__); if (w_ > 0) o += (size_t)w_; } while (0)
     static const char *const PH[] = {"start", "draw", "reveal", "dice", "disasters", "reputation", "play", "over"};
@@ -1118,14 +1127,16 @@ static int br_render(const es_game *g, const void *sv, char *buf, size_t cap) {
         OUT(", threats");
         for (int k = 0; k < BR_NCOL; k++) OUT(" %d", s->threats[p][k]);
         OUT("\n  hand:");
+        int hidden = viewer >= 0 && viewer != p;
         for (int c = 0; c < BR_CARDS; c++)
-            if (s->zone[c] == BR_Z_HAND && s->owner[c] == p) OUT(" %s(%s)", D(g)->card[c].id, COLOUR_NAME[D(g)->card[c].colour]);
+            if (s->zone[c] == BR_Z_HAND && s->owner[c] == p)
+                OUT(" %s(%s)", hidden && !(s->flags[c] & BR_F_PUBLIC) ? "?" : D(g)->card[c].id, COLOUR_NAME[D(g)->card[c].colour]);
         for (int k = 0; k < BR_NCOL; k++)
             for (int i = 0; i < s->pending[p][k]; i++) OUT(" ?(%s)", COLOUR_NAME[k]);
         OUT("\n  houses:");
         for (int c = 0; c < BR_CARDS; c++)
             if (s->zone[c] == BR_Z_HOUSE && s->owner[c] == p) {
-                OUT(" [%s %s", COLOUR_NAME[D(g)->card[c].colour], D(g)->card[c].id);
+                OUT(" [%s %s", COLOUR_NAME[D(g)->card[c].colour], hidden ? "?" : D(g)->card[c].id);
                 for (int e = 0; e < BR_CARDS; e++)
                     if (s->zone[e] == BR_Z_PERSON && s->link[e] == c)
                         OUT(" + %s%s", D(g)->card[e].id, (s->flags[e] & BR_F_ROTATED) ? " (used)" : "");
@@ -1135,6 +1146,23 @@ static int br_render(const es_game *g, const void *sv, char *buf, size_t cap) {
     }
 #undef OUT
     return o < cap ? (int)o : ES_ERR_BUFFER;
+}
+
+static int br_render(const es_game *g, const void *sv, char *buf, size_t cap) {
+    return render_impl(g, sv, -1, buf, cap);
+}
+
+static void br_redact(const es_game *g, const void *sv, int viewer, void *out);
+
+/* The hook is given the view, not the viewer: the viewer is the seat whose redaction of the
+ * real state is this view (seats whose views coincide see the same text). */
+static int br_render_view(const es_game *g, const void *view, const void *real, char *buf, size_t cap) {
+    br_state mine;
+    for (int p = 0; p < g->players; p++) {
+        br_redact(g, real, p, &mine);
+        if (!memcmp(&mine, view, sizeof mine)) return render_impl(g, view, p, buf, cap);
+    }
+    return render_impl(g, view, -1, buf, cap);
 }
 
 /* ---------------------------------------------------------------------------- observation */
@@ -1286,6 +1314,7 @@ const es_game_def es_bruges_def = {
     .observe = br_observe,
     .move_to_str = br_move_to_str,
     .render = br_render,
+    .render_view = br_render_view,
     .redact = br_redact,
     .move_view = br_move_view,
     .evaluate = br_evaluate,
