@@ -444,6 +444,71 @@ static int legal_raw(const es_game *g, const br_state *s, es_move *out) {
     return 0;
 }
 
+/* A phase-3 turn's move at index r of legal_raw's list, found by counting: per hand card its
+ * plays (the same per colour, plus VI by the card's cost), per person its activation. */
+static es_move turn_move_at(const es_game *g, const br_state *s, const br_sets *ps, int eh, int r) {
+    const bruges_data *d = D(g);
+    int p = s->cur;
+    uint64_t both[BR_WORDS];
+    for (int w = 0; w < BR_WORDS; w++) both[w] = (s->plays_left ? ps->hand[w] : 0) | ps->person[w];
+    SET_FOREACH(c, both) {
+        const br_card *q = &d->card[c];
+        if (s->zone[c] == BR_Z_PERSON) {
+            if (!(s->flags[c] & BR_F_ROTATED) &&
+                ((q->activation == BR_A_WORKER && q->worker >= 0 && s->workers[p][q->worker]) || q->activation == BR_A_INF1) &&
+                r-- == 0)
+                return MV(BR_M_ACTIVATE, c);
+            continue;
+        }
+        int k = q->colour, acts[7], m = 0;
+        acts[m++] = BR_ACT_I;
+        acts[m++] = BR_ACT_II;
+        if (s->threats[p][k]) acts[m++] = BR_ACT_III;
+        for (int sec = 0; sec < 2; sec++) {
+            int len = s->canal[p][sec];
+            if (len < BR_SPACES && d->canal_colour[p][sec][len] == k && s->money[p] >= d->canal_cost[len]) acts[m++] = BR_ACT_IV0 + sec;
+        }
+        if (s->workers[p][k]) acts[m++] = BR_ACT_V;
+        if (eh >= 0 && s->money[p] >= q->cost) acts[m++] = BR_ACT_VI;
+        if (r < m) return MV(BR_M_PLAY, c | (acts[r] << 8));
+        r -= m;
+    }
+    return MV(BR_M_END_TURN, 0);
+}
+
+/* random_move hook: in a turn, count the moves (no list), draw once, find the drawn one. */
+static es_move br_random_move(const es_game *g, const void *sv, es_rng *rng, int *count) {
+    const br_state *s = sv;
+    const bruges_data *d = D(g);
+    if (s->phase != BR_PH_TURN || is_chance(s) || s->draws_left || s->jailer_left) {
+        *count = -1;   /* few moves: the list is cheap */
+        return 0;
+    }
+    int p = s->cur, n = 0, per_colour[BR_NCOL];
+    br_sets ps;
+    player_sets(s, p, &ps);
+    int eh = s->plays_left ? empty_house_of(s, &ps) : -1;
+    for (int k = 0; k < BR_NCOL; k++) {
+        int m = 2 + (s->threats[p][k] > 0) + (s->workers[p][k] > 0);
+        for (int sec = 0; sec < 2; sec++) {
+            int len = s->canal[p][sec];
+            m += len < BR_SPACES && d->canal_colour[p][sec][len] == k && s->money[p] >= d->canal_cost[len];
+        }
+        per_colour[k] = m;
+    }
+    if (s->plays_left)
+        SET_FOREACH(c, ps.hand) n += per_colour[d->card[c].colour] + (eh >= 0 && s->money[p] >= d->card[c].cost);
+    SET_FOREACH(c, ps.person) {
+        const br_card *q = &d->card[c];
+        n += !(s->flags[c] & BR_F_ROTATED) &&
+             ((q->activation == BR_A_WORKER && q->worker >= 0 && s->workers[p][q->worker]) || q->activation == BR_A_INF1);
+    }
+    n += s->played || set_count(ps.hand) == 0;
+    *count = n;
+    if (n == 0) return 0;
+    return turn_move_at(g, s, &ps, eh, (int)es_rng_u32_below(rng, (uint32_t)n));
+}
+
 static void apply_decision(const es_game *g, br_state *s, es_move m) {
     const bruges_data *d = D(g);
     int p = s->cur, arg = MV_ARG(m);
@@ -1304,6 +1369,7 @@ const es_game_def es_bruges_def = {
     .init = br_init,
     .current_player = br_current_player,
     .legal_moves = br_legal_moves,
+    .random_move = br_random_move,
     .chance_outcomes = br_chance_outcomes,
     .sample_chance = br_sample_chance,
     .apply = br_apply,
