@@ -6,9 +6,10 @@
  * Options (BR_OPT_*): start player (-1 = chance), the Bishop's caption reading (BR-A5), a round cap.
  * Move ids (BR_M_*, docs/bruges_engine.md "Move and chance ids"): bits 0-3 the type, parameters
  * above, every id below 2^16; chance outcomes use the same encoding.
- *
- * STATUS: work in progress, not registered in csrc/core/registry.c: the validator lists legal
- * moves on every call, which makes tests/test_validation_closure.py (half-applied moves) too slow. */
+ * Dense action space: BR_M_* kinds in bruges.c (bruges_move_kinds), 2840 actions at every player
+ * count. Card sets (hand, houses, persons, pool) are built from the zone and owner bytes with
+ * core/bytemask.h, so the hot paths touch the cards of one zone, not all 165.
+ */
 #ifndef ES_GAMES_BRUGES_H
 #define ES_GAMES_BRUGES_H
 #include <stdint.h>
