@@ -445,7 +445,6 @@ def test_fire_makes_the_burnt_house_public_and_the_returned_person_stays_known()
         assert fields(s.determinize(0, seed))["zone"][person] == Z_HAND
 
 
-@pytest.mark.xfail(strict=True, reason="FINDINGS #1: a public hand card keeps its flag when a same-coloured card is built face down")
 def test_a_public_hand_card_does_not_reveal_which_card_became_a_house():
     """§6.1 / §6.2 with BR-A23: player 1 holds X (back in hand by Fire, public) and Y (hidden),
     both red, and builds a house from one of them. Player 0 must not learn which."""
@@ -460,7 +459,6 @@ def test_a_public_hand_card_does_not_reveal_which_card_became_a_house():
     assert not visible_to(s, play_move(y, A_HOUSE), 0)
 
 
-@pytest.mark.xfail(strict=True, reason="FINDINGS #3: determinize(p, seed) depends on the hidden truth")
 def test_determinization_depends_only_on_what_the_observer_knows():
     """For a seed, two states p cannot tell apart determinize to the same world, so an agent
     searching fixed seeds chooses the same move in both (as Oh My Goods! guarantees)."""

@@ -18,7 +18,7 @@ from eurosearch import _native
 
 @pytest.mark.parametrize("game, players", [("vienna", 3), ("vienna", 4), ("vienna", 5), ("oh_my_goods", 2),
                                            ("oh_my_goods", 4), ("coal_baron", 2), ("coal_baron", 4),
-                                           ("wolsung", 2), ("wolsung", 3), ("wolsung", 4)])
+                                           ("wolsung", 2), ("wolsung", 3), ("wolsung", 4), ("bruges", 2), ("bruges", 4)])
 def test_random_move_is_the_listed_move_at_the_drawn_index(game, players):
     g = es.game(game, players=players)
     checked = 0

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/bytemask.h"
+#include "../core/obslayout.h"
 #include "../core/rng.h"
 
 #define D(g) ((const bruges_data *)(g)->data)
@@ -46,7 +48,11 @@ static int br_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
             return es_setup_error(err, errlen, "bruges data: card %d: colour, activation or effect out of range", k);
         }
     }
-    for (int k = 0; k < BR_CARDS; k++) es_read_name(c + k * ES_NAME_INTS, d->card[k].id);
+    for (int k = 0; k < BR_CARDS; k++) {
+        es_read_name(c + k * ES_NAME_INTS, d->card[k].id);
+        d->colour_set[d->card[k].colour][k >> 6] |= 1ull << (k & 63);
+        d->effect_set[d->card[k].effect][k >> 6] |= 1ull << (k & 63);
+    }
     g->data = d;
     return ES_OK;
 }
@@ -55,27 +61,67 @@ static int br_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
 
 static int seat_player(const es_game *g, const br_state *s) { return (s->start + s->seat) % g->players; }
 
-static int pool_count(const es_game *g, const br_state *s, int k) {
+/* Card sets (BR_WORDS words, card c = bit c&63 of word c>>6), built from the zone and owner
+ * bytes 16 at a time: the hot paths iterate the cards of one zone and owner, not all 165. */
+static inline void set_and(uint64_t *a, const uint64_t *b) {
+    for (int w = 0; w < BR_WORDS; w++) a[w] &= b[w];
+}
+static inline int set_count(const uint64_t *a) {
     int n = 0;
-    for (int c = 0; c < BR_CARDS; c++) n += s->zone[c] == BR_Z_POOL && D(g)->card[c].colour == k;
+    for (int w = 0; w < BR_WORDS; w++) n += __builtin_popcountll(a[w]);
     return n;
+}
+#define SET_FOREACH(c, set) \
+    for (int w_ = 0; w_ < BR_WORDS; w_++) \
+        for (uint64_t x_ = (set)[w_]; x_; x_ &= x_ - 1) \
+            for (int c = (w_ << 6) + __builtin_ctzll(x_), once_ = 1; once_; once_ = 0)
+
+static inline void zone_set(const br_state *s, int z, uint64_t *out) { es_bytes_eq_bits(s->zone, BR_CARDS, (uint8_t)z, out); }
+
+/* The cards of zone z owned by p. */
+static inline void owned_set(const br_state *s, int z, int p, uint64_t *out) {
+    uint64_t o[BR_WORDS];
+    zone_set(s, z, out);
+    es_bytes_eq_bits(s->owner, BR_CARDS, (uint8_t)p, o);
+    set_and(out, o);
+}
+
+/* Undecided cards per colour. */
+static void pool_counts(const es_game *g, const br_state *s, int cnt[BR_NCOL]) {
+    uint64_t pool[BR_WORDS], x[BR_WORDS];
+    zone_set(s, BR_Z_POOL, pool);
+    for (int k = 0; k < BR_NCOL; k++) {
+        memcpy(x, pool, sizeof x);
+        set_and(x, D(g)->colour_set[k]);
+        cnt[k] = set_count(x);
+    }
+}
+
+static int pool_count(const es_game *g, const br_state *s, int k) {
+    uint64_t x[BR_WORDS];
+    zone_set(s, BR_Z_POOL, x);
+    set_and(x, D(g)->colour_set[k]);
+    return set_count(x);
 }
 
 static int hand_size(const br_state *s, int p) {
-    int n = 0;
-    for (int c = 0; c < BR_CARDS; c++) n += s->zone[c] == BR_Z_HAND && s->owner[c] == p;
+    uint64_t h[BR_WORDS];
+    owned_set(s, BR_Z_HAND, p, h);
+    int n = set_count(h);
     for (int k = 0; k < BR_NCOL; k++) n += s->pending[p][k];
     return n;
 }
 
 /* Sum of `amount` over p's placed persons with effect fx (copies add). */
 static int placed_amount(const es_game *g, const br_state *s, int p, int fx, int *maxv) {
+    uint64_t x[BR_WORDS];
     int sum = 0, mx = 0;
-    for (int c = 0; c < BR_CARDS; c++)
-        if (s->zone[c] == BR_Z_PERSON && s->owner[c] == p && D(g)->card[c].effect == fx) {
-            sum += D(g)->card[c].amount;
-            if (D(g)->card[c].amount > mx) mx = D(g)->card[c].amount;
-        }
+    owned_set(s, BR_Z_PERSON, p, x);
+    set_and(x, D(g)->effect_set[fx]);
+    SET_FOREACH(c, x) {
+        sum += D(g)->card[c].amount;
+        if (D(g)->card[c].amount > mx) mx = D(g)->card[c].amount;
+    }
     if (maxv) *maxv = mx;
     return sum;
 }
@@ -86,20 +132,37 @@ static int hand_target(const es_game *g, const br_state *s, int p) {
     return mx > D(g)->hand_size ? mx : D(g)->hand_size;
 }
 
-static int house_has_person(const br_state *s, int h) {
-    for (int c = 0; c < BR_CARDS; c++)
-        if (s->zone[c] == BR_Z_PERSON && s->link[c] == h) return 1;
-    return 0;
+/* A player's hand, houses and persons (one pass per byte array). */
+typedef struct br_sets {
+    uint64_t hand[BR_WORDS], house[BR_WORDS], person[BR_WORDS];
+} br_sets;
+
+static void player_sets(const br_state *s, int p, br_sets *o) {
+    uint64_t own[BR_WORDS];
+    es_bytes_eq_bits(s->owner, BR_CARDS, (uint8_t)p, own);
+    zone_set(s, BR_Z_HAND, o->hand);
+    zone_set(s, BR_Z_HOUSE, o->house);
+    zone_set(s, BR_Z_PERSON, o->person);
+    set_and(o->hand, own);
+    set_and(o->house, own);
+    set_and(o->person, own);
 }
 
-/* The oldest empty house of p, or -1. */
-static int empty_house(const br_state *s, int p) {
+/* The oldest empty house in the sets of a player, or -1. */
+static int empty_house_of(const br_state *s, const br_sets *ps) {
+    uint64_t houses[BR_WORDS];
+    memcpy(houses, ps->house, sizeof houses);
+    SET_FOREACH(c, ps->person) houses[s->link[c] >> 6] &= ~(1ull << (s->link[c] & 63));
     int best = -1;
-    for (int h = 0; h < BR_CARDS; h++)
-        if (s->zone[h] == BR_Z_HOUSE && s->owner[h] == p && !house_has_person(s, h) &&
-            (best < 0 || s->link[h] < s->link[best]))
-            best = h;
+    SET_FOREACH(h, houses)
+        if (best < 0 || s->link[h] < s->link[best]) best = h;
     return best;
+}
+
+static int empty_house(const br_state *s, int p) {
+    br_sets ps;
+    player_sets(s, p, &ps);
+    return empty_house_of(s, &ps);
 }
 
 static int rep_cost(const br_state *s) {
@@ -129,10 +192,10 @@ static void phase4(const es_game *g, br_state *s) {
     int n = g->players;
     int val[3][BR_MAXP];
     for (int p = 0; p < n; p++) {
-        int persons = 0;
-        for (int c = 0; c < BR_CARDS; c++) persons += s->zone[c] == BR_Z_PERSON && s->owner[c] == p;
+        uint64_t x[BR_WORDS];
+        owned_set(s, BR_Z_PERSON, p, x);
         val[0][p] = s->rep[p];
-        val[1][p] = persons;
+        val[1][p] = set_count(x);
         val[2][p] = s->canal[p][0] + s->canal[p][1];
     }
     for (int m = 0; m < 3; m++)
@@ -258,6 +321,7 @@ static void advance(const es_game *g, br_state *s) {
     case BR_PH_TURN:
         if (s->draws_left) s->draws_left = 0;       /* no pile left (BR-A10) */
         else if (s->jailer_left) s->jailer_left = 0;
+        else end_turn(g, s);                        /* nothing left to do: every step progresses */
         break;
     }
 }
@@ -346,18 +410,20 @@ static int legal_raw(const es_game *g, const br_state *s, es_move *out) {
                 if (s->threats[p][k]) out[n++] = MV(BR_M_JAILER, k);
             return n;
         }
-        int hand = 0, eh = empty_house(s, p);
-        for (int c = 0; c < BR_CARDS; c++) {
-            if (s->zone[c] == BR_Z_PERSON && s->owner[c] == p && !(s->flags[c] & BR_F_ROTATED)) {
-                const br_card *q = &d->card[c];
-                if ((q->activation == BR_A_WORKER && q->worker >= 0 && s->workers[p][q->worker]) ||
-                    q->activation == BR_A_INF1)
-                    out[n++] = MV(BR_M_ACTIVATE, c);
-            }
-            if (s->zone[c] != BR_Z_HAND || s->owner[c] != p) continue;
-            hand++;
-            if (!s->plays_left) continue;
+        br_sets ps;
+        uint64_t both[BR_WORDS];
+        player_sets(s, p, &ps);
+        for (int w = 0; w < BR_WORDS; w++) both[w] = (s->plays_left ? ps.hand[w] : 0) | ps.person[w];
+        int eh = s->plays_left ? empty_house_of(s, &ps) : -1;
+        SET_FOREACH(c, both) {   /* in card order: a person's activation, a hand card's plays */
             const br_card *q = &d->card[c];
+            if (s->zone[c] == BR_Z_PERSON) {
+                if (!(s->flags[c] & BR_F_ROTATED) &&
+                    ((q->activation == BR_A_WORKER && q->worker >= 0 && s->workers[p][q->worker]) ||
+                     q->activation == BR_A_INF1))
+                    out[n++] = MV(BR_M_ACTIVATE, c);
+                continue;
+            }
             int k = q->colour;
             out[n++] = MV(BR_M_PLAY, c | (BR_ACT_I << 8));
             out[n++] = MV(BR_M_PLAY, c | (BR_ACT_II << 8));
@@ -370,11 +436,77 @@ static int legal_raw(const es_game *g, const br_state *s, es_move *out) {
             if (s->workers[p][k]) out[n++] = MV(BR_M_PLAY, c | (BR_ACT_V << 8));
             if (eh >= 0 && s->money[p] >= q->cost) out[n++] = MV(BR_M_PLAY, c | (BR_ACT_VI << 8));
         }
-        if (s->played || hand == 0) out[n++] = MV(BR_M_END_TURN, 0);
+        int hand_n = set_count(ps.hand);
+        if (s->played || hand_n == 0) out[n++] = MV(BR_M_END_TURN, 0);
         return n;
     }
     }
     return 0;
+}
+
+/* A phase-3 turn's move at index r of legal_raw's list, found by counting: per hand card its
+ * plays (the same per colour, plus VI by the card's cost), per person its activation. */
+static es_move turn_move_at(const es_game *g, const br_state *s, const br_sets *ps, int eh, int r) {
+    const bruges_data *d = D(g);
+    int p = s->cur;
+    uint64_t both[BR_WORDS];
+    for (int w = 0; w < BR_WORDS; w++) both[w] = (s->plays_left ? ps->hand[w] : 0) | ps->person[w];
+    SET_FOREACH(c, both) {
+        const br_card *q = &d->card[c];
+        if (s->zone[c] == BR_Z_PERSON) {
+            if (!(s->flags[c] & BR_F_ROTATED) &&
+                ((q->activation == BR_A_WORKER && q->worker >= 0 && s->workers[p][q->worker]) || q->activation == BR_A_INF1) &&
+                r-- == 0)
+                return MV(BR_M_ACTIVATE, c);
+            continue;
+        }
+        int k = q->colour, acts[7], m = 0;
+        acts[m++] = BR_ACT_I;
+        acts[m++] = BR_ACT_II;
+        if (s->threats[p][k]) acts[m++] = BR_ACT_III;
+        for (int sec = 0; sec < 2; sec++) {
+            int len = s->canal[p][sec];
+            if (len < BR_SPACES && d->canal_colour[p][sec][len] == k && s->money[p] >= d->canal_cost[len]) acts[m++] = BR_ACT_IV0 + sec;
+        }
+        if (s->workers[p][k]) acts[m++] = BR_ACT_V;
+        if (eh >= 0 && s->money[p] >= q->cost) acts[m++] = BR_ACT_VI;
+        if (r < m) return MV(BR_M_PLAY, c | (acts[r] << 8));
+        r -= m;
+    }
+    return MV(BR_M_END_TURN, 0);
+}
+
+/* random_move hook: in a turn, count the moves (no list), draw once, find the drawn one. */
+static es_move br_random_move(const es_game *g, const void *sv, es_rng *rng, int *count) {
+    const br_state *s = sv;
+    const bruges_data *d = D(g);
+    if (s->phase != BR_PH_TURN || is_chance(s) || s->draws_left || s->jailer_left) {
+        *count = -1;   /* few moves: the list is cheap */
+        return 0;
+    }
+    int p = s->cur, n = 0, per_colour[BR_NCOL];
+    br_sets ps;
+    player_sets(s, p, &ps);
+    int eh = s->plays_left ? empty_house_of(s, &ps) : -1;
+    for (int k = 0; k < BR_NCOL; k++) {
+        int m = 2 + (s->threats[p][k] > 0) + (s->workers[p][k] > 0);
+        for (int sec = 0; sec < 2; sec++) {
+            int len = s->canal[p][sec];
+            m += len < BR_SPACES && d->canal_colour[p][sec][len] == k && s->money[p] >= d->canal_cost[len];
+        }
+        per_colour[k] = m;
+    }
+    if (s->plays_left)
+        SET_FOREACH(c, ps.hand) n += per_colour[d->card[c].colour] + (eh >= 0 && s->money[p] >= d->card[c].cost);
+    SET_FOREACH(c, ps.person) {
+        const br_card *q = &d->card[c];
+        n += !(s->flags[c] & BR_F_ROTATED) &&
+             ((q->activation == BR_A_WORKER && q->worker >= 0 && s->workers[p][q->worker]) || q->activation == BR_A_INF1);
+    }
+    n += s->played || set_count(ps.hand) == 0;
+    *count = n;
+    if (n == 0) return 0;
+    return turn_move_at(g, s, &ps, eh, (int)es_rng_u32_below(rng, (uint32_t)n));
 }
 
 static void apply_decision(const es_game *g, br_state *s, es_move m) {
@@ -447,12 +579,19 @@ static void apply_decision(const es_game *g, br_state *s, es_move m) {
             discard(s, c);
             break;
         }
-        case BR_ACT_V:
+        case BR_ACT_V: {
             s->workers[p][k]--;
             s->zone[c] = BR_Z_HOUSE;
             s->link[c] = s->house_seq[p]++;
             s->flags[c] = 0;
+            /* Others see only the colour of the new house: a card of that colour they knew in
+             * p's hand (returned by Fire) may now be the house, so it is no longer known. */
+            uint64_t hand[BR_WORDS];
+            owned_set(s, BR_Z_HAND, p, hand);
+            set_and(hand, d->colour_set[k]);
+            SET_FOREACH(e, hand) s->flags[e] &= (uint8_t)~BR_F_PUBLIC;
             break;
+        }
         case BR_ACT_VI: {
             int h = empty_house(s, p);
             s->money[p] = (uint16_t)(s->money[p] - q->cost);
@@ -473,7 +612,7 @@ static void apply_decision(const es_game *g, br_state *s, es_move m) {
 /* ---------------------------------------------------------------------------- chance */
 
 static void top_free(const es_game *g, const br_state *s, int slot, int freec[BR_NCOL]) {
-    for (int k = 0; k < BR_NCOL; k++) freec[k] = pool_count(g, s, k);
+    pool_counts(g, s, freec);
     for (int sl = 0; sl < 2; sl++)
         if (sl != slot && s->size[sl] && !(s->need_top == sl + 1) && !(sl == 1 && s->setup_b))   /* unrevealed: pins nothing */
             freec[s->top[sl]]--;
@@ -494,12 +633,14 @@ static int br_chance_outcomes(const es_game *g, const void *sv, es_move *out, do
     int n = 0;
     int k = card_colour_pending(s);
     if (k >= 0) {
-        int cnt = pool_count(g, s, k);
-        for (int c = 0; c < BR_CARDS; c++)
-            if (s->zone[c] == BR_Z_POOL && D(g)->card[c].colour == k) {
-                out[n] = MV(BR_C_CARD, c);
-                prob[n++] = 1.0 / cnt;
-            }
+        uint64_t x[BR_WORDS];
+        zone_set(s, BR_Z_POOL, x);
+        set_and(x, D(g)->colour_set[k]);
+        double p = 1.0 / set_count(x);
+        SET_FOREACH(c, x) {
+            out[n] = MV(BR_C_CARD, c);
+            prob[n++] = p;
+        }
         return n;
     }
     if (s->need_top) {
@@ -582,6 +723,8 @@ static void settle(const es_game *g, br_state *s) {
     es_move buf[BR_MAX_MOVES];
     for (;;) {
         if (s->phase == BR_PH_OVER || is_chance(s)) return;
+        if (s->phase == BR_PH_TURN && s->plays_left && !s->draws_left && !s->jailer_left && hand_size(s, s->cur))
+            return;   /* a card to play: actions I and II at least */
         int n = legal_raw(g, s, buf);
         if (n >= 2) return;
         if (n == 1) apply_decision(g, s, buf[0]);
@@ -635,16 +778,32 @@ static void br_apply(const es_game *g, void *sv, es_move m) {
     settle(g, s);
 }
 
-static es_move br_sample_chance(const es_game *g, const void *s, es_rng *rng) {
-    es_move out[BR_MAX_CHANCE];
-    double prob[BR_MAX_CHANCE];
-    int n = br_chance_outcomes(g, s, out, prob);
-    double u = (double)(es_rng_u64(rng) >> 11) * (1.0 / 9007199254740992.0), acc = 0;
-    for (int i = 0; i < n; i++) {
-        acc += prob[i];
-        if (u < acc) return out[i];
+/* One outcome by its probability, without listing them (the same distribution as
+ * br_chance_outcomes: a uniform card of the colour, a die face, a colour by its free count). */
+static es_move br_sample_chance(const es_game *g, const void *sv, es_rng *rng) {
+    const br_state *s = sv;
+    int k = card_colour_pending(s);
+    if (k >= 0) {
+        uint64_t x[BR_WORDS];
+        zone_set(s, BR_Z_POOL, x);
+        set_and(x, D(g)->colour_set[k]);
+        int i = (int)es_rng_u32_below(rng, (uint32_t)set_count(x));
+        SET_FOREACH(c, x)
+            if (i-- == 0) return MV(BR_C_CARD, c);
+        return 0;   /* not reached: validated states have a card of the colour */
     }
-    return out[n - 1];
+    if (s->need_top) {
+        int slot = s->need_top - 1, fr[BR_NCOL], tot = 0, last = 0;
+        top_free(g, s, slot, fr);
+        for (int i = 0; i < BR_NCOL; i++)
+            if (fr[i] > 0) tot += fr[i], last = i;
+        int r = (int)es_rng_u32_below(rng, (uint32_t)tot);
+        for (int i = 0; i < BR_NCOL; i++)
+            if (fr[i] > 0 && (r -= fr[i]) < 0) return MV(BR_C_TOP, slot | (i << 1));
+        return MV(BR_C_TOP, slot | (last << 1));
+    }
+    if (s->phase == BR_PH_START) return MV(BR_C_START, (int)es_rng_u32_below(rng, (uint32_t)g->players));
+    return MV(BR_C_DIE, s->dice_rolled | ((1 + (int)es_rng_u32_below(rng, 6)) << 3));
 }
 
 /* ---------------------------------------------------------------------------- scoring */
@@ -695,12 +854,112 @@ static void br_returns(const es_game *g, const void *sv, double *out) {
         if (v[p] == best && s->money[p] == bestm) out[p] = 1.0 / w;
 }
 
+/* ---------------------------------------------------------------------------- evaluation */
+
+/* Rounds still to come after this one: 0 in the final round; otherwise the draw piles' cards
+ * over the ~4n a round takes (a pile empties about when both are halved: a rough guide). */
+static double rounds_after_this(const es_game *g, const br_state *s) {
+    if (s->phase == BR_PH_OVER || s->final_flag == 1) return 0;
+    if (s->final_flag == 2) return 1;
+    double r = (s->size[0] + s->size[1]) / (4.0 * g->players) - 0.5;
+    return r < 1 ? 1 : r > 7 ? 7 : r;
+}
+
+/* What a disaster of colour k would cost p now, in VP (the money and worker rates below). */
+static double disaster_cost(const es_game *g, const br_state *s, int p, int k) {
+    const bruges_data *d = D(g);
+    int workers = 0, houses = 0, persons = 0, best = 0;
+    for (int c = 0; c < BR_NCOL; c++) workers += s->workers[p][c];
+    for (int c = 0; c < BR_CARDS; c++) {
+        if (s->owner[c] != p) continue;
+        houses += s->zone[c] == BR_Z_HOUSE;
+        if (s->zone[c] == BR_Z_PERSON) {
+            persons++;
+            if (d->card[c].vp > best) best = d->card[c].vp;
+        }
+    }
+    switch (d->disaster[k]) {
+    case BR_D_FLOOD: return 0.3 * workers;
+    case BR_D_RIOT: return 0.3 * s->money[p];
+    case BR_D_INTRIGUE: return s->score[p] >= 3 ? 3 : s->score[p];
+    case BR_D_FIRE: return houses || s->canal[p][0] || s->canal[p][1] ? 1.5 : 0;
+    default: return persons ? 1.0 + best : 0;   /* plague: the cheapest person would go */
+    }
+}
+
+/* Estimated final VP: the final scoring as if the game ended now, plus what money, workers,
+ * hand cards and empty houses will become (about 0.3 VP per guilder or worker, 0.8 per card),
+ * the persons' effects still to come, majority and canal prospects, minus the expected cost of
+ * the disasters the threat markers may bring. Exact at the end of the game. */
+static void br_evaluate(const es_game *g, const void *sv, double *out) {
+    const br_state *s = sv;
+    const bruges_data *d = D(g);
+    int n = g->players;
+    if (s->phase == BR_PH_OVER) {
+        for (int p = 0; p < n; p++) out[p] = final_score(g, s, p);
+        return;
+    }
+    double left = rounds_after_this(g, s);
+    int this_round = s->phase <= BR_PH_TURN;   /* phase 3 of this round is still to come or on */
+    double future = left + (this_round ? 0.5 : 0);
+    int val[3][BR_MAXP];
+    for (int p = 0; p < n; p++) {
+        int persons = 0;
+        for (int c = 0; c < BR_CARDS; c++) persons += s->zone[c] == BR_Z_PERSON && s->owner[c] == p;
+        val[0][p] = s->rep[p];
+        val[1][p] = persons;
+        val[2][p] = s->canal[p][0] + s->canal[p][1];
+    }
+    for (int p = 0; p < n; p++) {
+        double v = final_score(g, s, p);
+        v += 0.3 * s->money[p];
+        for (int k = 0; k < BR_NCOL; k++) {
+            v += 0.3 * s->workers[p][k] + (future > 0 ? 0.8 * s->pending[p][k] : 0);
+            if (s->threats[p][k] && future > 0)
+                v -= (s->threats[p][k] >= 2 ? 1.0 / 3 : 1.0 / 27) * disaster_cost(g, s, p, k);
+        }
+        int houses = 0, occupied = 0;
+        for (int c = 0; c < BR_CARDS; c++) {
+            if (s->owner[c] != p) continue;
+            if (s->zone[c] == BR_Z_HAND && future > 0) v += 0.8;
+            if (s->zone[c] == BR_Z_HOUSE) houses++;
+            if (s->zone[c] != BR_Z_PERSON) continue;
+            occupied++;
+            const br_card *q = &d->card[c];
+            switch (q->effect) {   /* what the person still brings */
+            case BR_FX_MONEY_PER_ROUND: v += 0.3 * q->amount * future; break;
+            case BR_FX_EXTRA_WORKERS_A1: v += 0.3 * q->amount * future; break;
+            case BR_FX_DRAW_CARDS: case BR_FX_EXTRA_PLAY: v += 0.5 * q->amount * future; break;
+            case BR_FX_HAND_TARGET: v += 0.4 * left; break;
+            }
+        }
+        if (future > 0) v += 0.5 * (houses - occupied);
+        for (int m = 0; m < 3; m++) {   /* an unflipped marker: a sole lead flips it in phase 4 */
+            if (s->markers[p] >> m & 1) continue;
+            int above = 1, tied = 0;
+            for (int q = 0; q < n; q++)
+                if (q != p) {
+                    if (val[m][q] > val[m][p]) above = 0;
+                    if (val[m][q] == val[m][p]) tied = 1;
+                }
+            if (above && val[m][p] > 0) v += tied ? 1.0 : (this_round ? 3.0 : 2.0);
+        }
+        for (int sec = 0; sec < 2; sec++) {   /* tiles toward the 3-VP bonus and a statue */
+            int len = s->canal[p][sec];
+            if (len < 3) v += 0.8 * len;
+            else if (len < BR_SPACES && !s->statue[p][sec] && s->statues_taken < d->n_statues) v += 0.8 * (len - 2);
+        }
+        out[p] = v;
+    }
+}
+
 /* ---------------------------------------------------------------------------- knowledge */
 
 /* The cards whose identity `observer` cannot see, per colour: the pool, others' non-public
- * hand cards and others' houses. Their places are dealt back to the same cards: at random
- * (determinization, spec 6.3: every place keeps its colour) or, without rng, canonically by
- * place (redaction: the view then depends only on what the observer knows). */
+ * hand cards and others' houses. Their places, in a canonical order, are dealt back to the
+ * same cards: at random (determinization, spec 6.3: every place keeps its colour) or, without
+ * rng, in order (redaction). Either way the result depends only on what the observer knows
+ * (and the rng). */
 static void reassign(const es_game *g, br_state *s, int observer, es_rng *rng) {
     uint8_t remap[BR_CARDS];
     for (int c = 0; c < BR_CARDS; c++) remap[c] = (uint8_t)c;
@@ -714,25 +973,25 @@ static void reassign(const es_game *g, br_state *s, int observer, es_rng *rng) {
                                    ((z == BR_Z_HAND && !(old.flags[c] & BR_F_PUBLIC)) || z == BR_Z_HOUSE)))
                 ids[m] = places[m] = c, m++;
         }
-        if (rng) {
+        /* places sorted by (zone, owner, link, flags), insertion sort (m <= 165): equal keys
+         * are interchangeable places, so the order depends only on what the observer knows */
+        for (int i = 1; i < m; i++) {
+            int x = places[i], j = i - 1;
+            uint32_t kx = (uint32_t)old.zone[x] << 24 | (uint32_t)old.owner[x] << 16 | (uint32_t)old.link[x] << 8 | old.flags[x];
+            while (j >= 0) {
+                int y = places[j];
+                uint32_t ky = (uint32_t)old.zone[y] << 24 | (uint32_t)old.owner[y] << 16 | (uint32_t)old.link[y] << 8 | old.flags[y];
+                if (ky <= kx) break;
+                places[j + 1] = y;
+                j--;
+            }
+            places[j + 1] = x;
+        }
+        if (rng)   /* determinization: a uniform deal from that canonical order (FINDINGS #3) */
             for (int i = m - 1; i > 0; i--) {
                 int j = (int)es_rng_u32_below(rng, (uint32_t)(i + 1));
                 int t = places[i]; places[i] = places[j]; places[j] = t;
             }
-        } else {   /* places sorted by (zone, owner, link, flags): insertion sort, m <= 165 */
-            for (int i = 1; i < m; i++) {
-                int x = places[i], j = i - 1;
-                uint32_t kx = (uint32_t)old.zone[x] << 24 | (uint32_t)old.owner[x] << 16 | (uint32_t)old.link[x] << 8 | old.flags[x];
-                while (j >= 0) {
-                    int y = places[j];
-                    uint32_t ky = (uint32_t)old.zone[y] << 24 | (uint32_t)old.owner[y] << 16 | (uint32_t)old.link[y] << 8 | old.flags[y];
-                    if (ky <= kx) break;
-                    places[j + 1] = y;
-                    j--;
-                }
-                places[j + 1] = x;
-            }
-        }
         for (int i = 0; i < m; i++) {   /* card ids[i] takes the place of card places[i] */
             int to = ids[i], from = places[i];
             s->zone[to] = old.zone[from];
@@ -855,6 +1114,26 @@ static int br_validate(const es_game *g, const void *sv, char *err, size_t errle
     BR_CHECK(s->phase != BR_PH_REVEAL || any_pending(s, s->cur), "a reveal without drawn cards");
     BR_CHECK(s->phase != BR_PH_DICE || s->dice_rolled < BR_NCOL, "all dice rolled but still rolling");
     BR_CHECK(s->phase != BR_PH_START || (s->round == 1 && g->options[BR_OPT_START_PLAYER] < 0), "start player chance out of place");
+    /* Phase fields: each sub-step's counters are zero outside the step that uses them. */
+    int ph = s->phase, seated = ph == BR_PH_DRAW || ph == BR_PH_REVEAL || ph == BR_PH_DISASTER || ph == BR_PH_REP || ph == BR_PH_TURN;
+    if (seated) BR_CHECK(s->seat < n && s->cur == seat_player(g, s), "the player to act (%d) is not the seat in turn", s->cur);
+    BR_CHECK(ph == BR_PH_TURN || (!s->draws_left && !s->jailer_left && !s->need_card), "card draws or Jailer returns outside a turn");
+    BR_CHECK(ph == BR_PH_DISASTER || (!s->pending_dis && !s->fire_left && !s->plague_left), "a disaster pending outside phase 2");
+    BR_CHECK(!(s->fire_left && s->plague_left), "Fire and Plague pending at once");
+    BR_CHECK(ph == BR_PH_DRAW || ph == BR_PH_REVEAL || !s->optional, "optional draws outside phase 1");
+    if (ph == BR_PH_TURN) {
+        BR_CHECK(s->lap < 4, "phase 3 lap %d out of range", s->lap);
+        BR_CHECK(s->plays_left || s->played, "a turn with no card played and none to play");
+        BR_CHECK(!(s->draws_left && s->jailer_left), "card draws and Jailer returns pending at once");
+    }
+    if (ph == BR_PH_DISASTER || ph == BR_PH_REP || ph == BR_PH_TURN) {
+        BR_CHECK(s->dice_rolled == BR_NCOL, "dice not rolled in phase %d", ph);
+        for (int k = 0; k < BR_NCOL; k++) BR_CHECK(s->die[k] >= 1, "die %d has no face", k);
+    }
+    if (ph == BR_PH_DICE) {
+        BR_CHECK(s->seat == n, "dice rolled before every player drew");
+        for (int k = 0; k < s->dice_rolled; k++) BR_CHECK(s->die[k] >= 1, "die %d has no face", k);
+    }
     if (s->phase != BR_PH_OVER && !is_chance(s)) {
         es_move buf[BR_MAX_MOVES];
         BR_CHECK(legal_raw(g, s, buf) >= 2, "a decision with fewer than 2 moves (forced moves are applied)");
@@ -895,8 +1174,9 @@ static int br_move_to_str(const es_game *g, const void *sv, es_move m, char *buf
     return w < 0 ? ES_ERR_BUFFER : (size_t)w >= cap ? ES_ERR_BUFFER : w;
 }
 
-static int br_render(const es_game *g, const void *sv, char *buf, size_t cap) {
-    const br_state *s = sv;
+/* The text of s; viewer >= 0: as that player sees it (others' hidden hand cards and houses by
+ * colour only), -1: everything. */
+static int render_impl(const es_game *g, const br_state *s, int viewer, char *buf, size_t cap) {
     size_t o = 0;
 #define OUT(...) do { int w_ = snprintf(buf + (o < cap ? o : cap), o < cap ? cap - o : 0, __VA_ARGS__); if (w_ > 0) o += (size_t)w_; } while (0)
     static const char *const PH[] = {"start", "draw", "reveal", "dice", "disasters", "reputation", "play", "over"};
@@ -912,14 +1192,16 @@ static int br_render(const es_game *g, const void *sv, char *buf, size_t cap) {
         OUT(", threats");
         for (int k = 0; k < BR_NCOL; k++) OUT(" %d", s->threats[p][k]);
         OUT("\n  hand:");
+        int hidden = viewer >= 0 && viewer != p;
         for (int c = 0; c < BR_CARDS; c++)
-            if (s->zone[c] == BR_Z_HAND && s->owner[c] == p) OUT(" %s(%s)", D(g)->card[c].id, COLOUR_NAME[D(g)->card[c].colour]);
+            if (s->zone[c] == BR_Z_HAND && s->owner[c] == p)
+                OUT(" %s(%s)", hidden && !(s->flags[c] & BR_F_PUBLIC) ? "?" : D(g)->card[c].id, COLOUR_NAME[D(g)->card[c].colour]);
         for (int k = 0; k < BR_NCOL; k++)
             for (int i = 0; i < s->pending[p][k]; i++) OUT(" ?(%s)", COLOUR_NAME[k]);
         OUT("\n  houses:");
         for (int c = 0; c < BR_CARDS; c++)
             if (s->zone[c] == BR_Z_HOUSE && s->owner[c] == p) {
-                OUT(" [%s %s", COLOUR_NAME[D(g)->card[c].colour], D(g)->card[c].id);
+                OUT(" [%s %s", COLOUR_NAME[D(g)->card[c].colour], hidden ? "?" : D(g)->card[c].id);
                 for (int e = 0; e < BR_CARDS; e++)
                     if (s->zone[e] == BR_Z_PERSON && s->link[e] == c)
                         OUT(" + %s%s", D(g)->card[e].id, (s->flags[e] & BR_F_ROTATED) ? " (used)" : "");
@@ -931,54 +1213,124 @@ static int br_render(const es_game *g, const void *sv, char *buf, size_t cap) {
     return o < cap ? (int)o : ES_ERR_BUFFER;
 }
 
+static int br_render(const es_game *g, const void *sv, char *buf, size_t cap) {
+    return render_impl(g, sv, -1, buf, cap);
+}
+
+static void br_redact(const es_game *g, const void *sv, int viewer, void *out);
+
+/* The hook is given the view, not the viewer: the viewer is the seat whose redaction of the
+ * real state is this view (seats whose views coincide see the same text). */
+static int br_render_view(const es_game *g, const void *view, const void *real, char *buf, size_t cap) {
+    br_state mine;
+    for (int p = 0; p < g->players; p++) {
+        br_redact(g, real, p, &mine);
+        if (!memcmp(&mine, view, sizeof mine)) return render_impl(g, view, p, buf, cap);
+    }
+    return render_impl(g, view, -1, buf, cap);
+}
+
 /* ---------------------------------------------------------------------------- observation */
 
-#define BR_OBS_PLAYER 32
-#define BR_OBS_GLOBAL 24
-static int br_observation_size(const es_game *g) { (void)g; return BR_OBS_GLOBAL + BR_MAXP * BR_OBS_PLAYER + BR_CARDS; }
+/* The vector's slices, in order (br_observation_layout names them); seats relative to the
+ * viewer (row 0 is the viewer, then clockwise). Only public facts and the viewer's own cards. */
+#define BR_OBS_SEAT (9 + 2 * BR_NCOL + BR_NCOL + 4 + BR_NFX)
+#define BR_OBS_CARD 5
+#define BR_NPHASES (BR_PH_OVER + 1)
+static int br_observation_size(const es_game *g) {
+    int n = g->players;
+    return n * BR_OBS_SEAT + n + BR_NPHASES + BR_NCOL + 2 * (1 + BR_NCOL) + 8 + 11 + BR_CARDS * BR_OBS_CARD;
+}
 
-/* Public facts (players rotated so the observer comes first) and the observer's own hand. */
+static int br_observation_layout(const es_game *g, es_obs_slice *out, int cap) {
+    int n = g->players;
+    es_obs_builder b = es_obs_begin(out, cap);
+    es_obs_add(&b, "seats", n, BR_OBS_SEAT);
+    es_obs_add(&b, "actor", n, 0);                /* one-hot, relative seat */
+    es_obs_add(&b, "phase", BR_NPHASES, 0);       /* one-hot */
+    es_obs_add(&b, "dice", BR_NCOL, 0);           /* face / 6 */
+    es_obs_add(&b, "piles", 2, 1 + BR_NCOL);      /* size / 100, top colour one-hot */
+    es_obs_add(&b, "progress", 8, 0);
+    es_obs_add(&b, "turn", 11, 0);
+    es_obs_add(&b, "cards", BR_CARDS, BR_OBS_CARD);
+    return b.n;
+}
+
 static void br_observe(const es_game *g, const void *sv, int player, float *out) {
     const br_state *s = sv;
-    int n = g->players;
+    const bruges_data *d = D(g);
+    int n = g->players, i = 0;
     memset(out, 0, sizeof(float) * (size_t)br_observation_size(g));
-    out[0] = s->round;
-    out[1] = s->phase;
-    out[2] = (s->start - player + n) % n;
-    out[3] = s->final_flag;
-    out[4] = s->size[0];
-    out[5] = s->size[1];
-    out[6] = s->extra_size;
-    out[7] = s->top[0];
-    out[8] = s->top[1];
-    for (int k = 0; k < BR_NCOL; k++) out[9 + k] = s->die[k];
-    out[14] = s->statues_taken;
-    out[15] = (s->cur - player + n) % n;
-    for (int i = 0; i < n; i++) {
-        int p = (player + i) % n;
-        float *o = out + BR_OBS_GLOBAL + i * BR_OBS_PLAYER;
-        o[0] = s->score[p]; o[1] = s->money[p]; o[2] = s->rep[p]; o[3] = s->markers[p];
-        o[4] = s->canal[p][0]; o[5] = s->canal[p][1]; o[6] = s->statue[p][0]; o[7] = s->statue[p][1];
+    for (int r = 0; r < n; r++) {   /* seats: see the layout table in docs/bruges_engine.md */
+        int p = (player + r) % n;
+        float *o = out + i;
+        o[0] = s->score[p] / 50.0f; o[1] = s->money[p] / 20.0f; o[2] = s->rep[p] / 8.0f;
+        for (int m = 0; m < 3; m++) o[3 + m] = (float)(s->markers[p] >> m & 1);
+        o[6] = s->canal[p][0] / 5.0f; o[7] = s->canal[p][1] / 5.0f;
+        o[8] = (s->statue[p][0] + s->statue[p][1]) / 7.0f;
         for (int k = 0; k < BR_NCOL; k++) {
-            o[8 + k] = s->workers[p][k];
-            o[13 + k] = s->threats[p][k];
-            o[18 + k] = s->pending[p][k];
+            o[9 + k] = s->workers[p][k] / 5.0f;
+            o[14 + k] = s->threats[p][k] / 3.0f;
+            o[19 + k] = s->pending[p][k] / 5.0f;   /* hand colours (public), drawn cards included */
         }
+        o[24] = (float)(s->start == p);
         for (int c = 0; c < BR_CARDS; c++) {
-            if (s->owner[c] != p) continue;
-            int k = D(g)->card[c].colour;
-            if (s->zone[c] == BR_Z_HAND) o[18 + k] += 1;      /* hand colours are public */
-            if (s->zone[c] == BR_Z_HOUSE) o[23] += 1;
-            if (s->zone[c] == BR_Z_PERSON) o[24] += 1, o[25 + D(g)->card[c].effect % 7] += 1;
+            if (s->owner[c] != p || s->zone[c] == BR_Z_POOL || s->zone[c] == BR_Z_DISCARD) continue;
+            if (s->zone[c] == BR_Z_HAND) o[19 + d->card[c].colour] += 0.2f;
+            else if (s->zone[c] == BR_Z_HOUSE) o[25] += 0.1f;
+            else {
+                o[26] += 0.1f;
+                o[27] += (float)(s->flags[c] & BR_F_ROTATED);
+                o[28 + d->card[c].effect] += 1;
+            }
         }
+        i += BR_OBS_SEAT;
     }
-    float *mine = out + BR_OBS_GLOBAL + BR_MAXP * BR_OBS_PLAYER;
-    for (int c = 0; c < BR_CARDS; c++)
-        if (s->zone[c] == BR_Z_HAND && s->owner[c] == player) mine[c] = 1;
-        else if (s->zone[c] == BR_Z_PERSON) mine[c] = -1;
-        else if (s->zone[c] == BR_Z_DISCARD) mine[c] = -2;
-        else if (s->zone[c] == BR_Z_HOUSE && s->owner[c] == player) mine[c] = 2;
+    if (s->phase != BR_PH_OVER && !is_chance(s)) out[i + (s->cur - player + n) % n] = 1;
+    i += n;
+    out[i + s->phase] = 1;
+    i += BR_NPHASES;
+    for (int k = 0; k < BR_NCOL; k++) out[i++] = s->die[k] / 6.0f;
+    for (int sl = 0; sl < 2; sl++) {
+        out[i] = s->size[sl] / 100.0f;
+        if (s->size[sl] && s->need_top != sl + 1 && !(sl == 1 && s->setup_b)) out[i + 1 + s->top[sl]] = 1;
+        i += 1 + BR_NCOL;
+    }
+    out[i++] = s->round / 10.0f;
+    out[i++] = (float)(s->final_flag == 1);
+    out[i++] = (float)(s->final_flag == 2);
+    out[i++] = s->extra_size / 100.0f;
+    out[i++] = s->extra_entered;
+    out[i++] = s->statues_taken / 6.0f;
+    out[i++] = s->lap / 4.0f;
+    out[i++] = rep_cost(s) / 10.0f;
+    out[i++] = s->plays_left; out[i++] = s->played; out[i++] = s->draws_left; out[i++] = s->jailer_left;
+    out[i++] = s->fire_left; out[i++] = s->plague_left;
+    for (int k = 0; k < BR_NCOL; k++) out[i++] = (float)(s->pending_dis >> k & 1);
+    for (int c = 0; c < BR_CARDS; c++, i += BR_OBS_CARD) {
+        int z = s->zone[c];
+        out[i + 0] = (float)(z == BR_Z_HAND && s->owner[c] == player);
+        out[i + 1] = (float)(z == BR_Z_HOUSE && s->owner[c] == player);
+        out[i + 2] = (float)(z == BR_Z_PERSON);
+        out[i + 3] = (float)(z == BR_Z_DISCARD);
+        out[i + 4] = (float)(z == BR_Z_HAND && s->owner[c] != player && (s->flags[c] & BR_F_PUBLIC));   /* known (Fire) */
+    }
 }
+
+/* Dense action space (docs/bruges_engine.md): the type in bits 0-3, parameters above. */
+static const es_move_kind bruges_move_kinds[] = {
+    {BR_M_DRAW, 1, {{4, 1}}},
+    {BR_M_DRAW_STOP, 0, {{0, 0}}},
+    {BR_M_REP, 1, {{4, 1}}},
+    {BR_M_ORDER, 1, {{4, 3}}},
+    {BR_M_FIRE_HOUSE, 1, {{4, 8}}},
+    {BR_M_FIRE_CANAL, 1, {{4, 1}}},
+    {BR_M_PLAGUE, 1, {{4, 8}}},
+    {BR_M_ACTIVATE, 1, {{4, 8}}},
+    {BR_M_PLAY, 2, {{4, 8}, {12, 3}}},   /* card, action */
+    {BR_M_END_TURN, 0, {{0, 0}}},
+    {BR_M_JAILER, 1, {{4, 3}}},
+};
 
 /* ---------------------------------------------------------------------------- definition */
 
@@ -1021,6 +1373,7 @@ const es_game_def es_bruges_def = {
     .init = br_init,
     .current_player = br_current_player,
     .legal_moves = br_legal_moves,
+    .random_move = br_random_move,
     .chance_outcomes = br_chance_outcomes,
     .sample_chance = br_sample_chance,
     .apply = br_apply,
@@ -1031,8 +1384,14 @@ const es_game_def es_bruges_def = {
     .observe = br_observe,
     .move_to_str = br_move_to_str,
     .render = br_render,
+    .render_view = br_render_view,
     .redact = br_redact,
     .move_view = br_move_view,
+    .evaluate = br_evaluate,
     .fields = bruges_fields,
     .n_fields = (int)(sizeof bruges_fields / sizeof bruges_fields[0]),
+    .move_type_bits = 4,
+    .move_kinds = bruges_move_kinds,
+    .n_move_kinds = (int)(sizeof bruges_move_kinds / sizeof bruges_move_kinds[0]),
+    .observation_layout = br_observation_layout,
 };

@@ -6,9 +6,10 @@
  * Options (BR_OPT_*): start player (-1 = chance), the Bishop's caption reading (BR-A5), a round cap.
  * Move ids (BR_M_*, docs/bruges_engine.md "Move and chance ids"): bits 0-3 the type, parameters
  * above, every id below 2^16; chance outcomes use the same encoding.
- *
- * STATUS: work in progress, not registered in csrc/core/registry.c: the validator lists legal
- * moves on every call, which makes tests/test_validation_closure.py (half-applied moves) too slow. */
+ * Dense action space: BR_M_* kinds in bruges.c (bruges_move_kinds), 2840 actions at every player
+ * count. Card sets (hand, houses, persons, pool) are built from the zone and owner bytes with
+ * core/bytemask.h, so the hot paths touch the cards of one zone, not all 165.
+ */
 #ifndef ES_GAMES_BRUGES_H
 #define ES_GAMES_BRUGES_H
 #include <stdint.h>
@@ -24,6 +25,7 @@
 #define BR_MAX_STATUES 8
 #define BR_MAX_MOVES 1200     /* bound: 165 cards x 7 actions + activations + end */
 #define BR_MAX_CHANCE 165
+#define BR_WORDS 3            /* 64-bit words of a card set */
 
 /* Colours (spec section 1 order) and disasters (data loader DISASTERS order). */
 enum { BR_BLUE, BR_BROWN, BR_YELLOW, BR_RED, BR_PURPLE };
@@ -73,6 +75,8 @@ typedef struct bruges_data {
     int n_statues;
     uint8_t statue[BR_MAX_STATUES];
     br_card card[BR_CARDS];
+    uint64_t colour_set[BR_NCOL][BR_WORDS];   /* derived: the cards of each colour */
+    uint64_t effect_set[BR_NFX][BR_WORDS];    /* derived: the cards of each effect kind */
 } bruges_data;
 
 /* Card zones. POOL: identity undecided (pile bodies, pile tops, extra pile, drawn-unrevealed). */
