@@ -53,7 +53,7 @@ def die_move(colour: int, face: int) -> int:
 
 
 def fields(s, viewer: int | None = None) -> dict[str, Any]:
-    return json.loads(s.to_json(viewer=viewer))["state"]
+    return json.loads(s.to_json(viewer=viewer, format=1))["state"]   # raw values: indexed by card number
 
 
 def texts(s) -> set[str]:
@@ -137,7 +137,7 @@ class Position:
 
     def __init__(self, s) -> None:
         self.g = s.game
-        self.doc = json.loads(s.to_json())
+        self.doc = json.loads(s.to_json(format=1))   # the raw form: edited by card number
         self.f = self.doc["state"]
 
     @classmethod
@@ -181,8 +181,8 @@ class Position:
         f["cur"] = f["start"]
         if phase == PH_TURN:
             f["plays_left"] = 1
-        if phase == PH_DICE:
-            f.update(dice_rolled=0, die=[0] * 5)
+        if phase == PH_DICE:   # the dice come once every seat has drawn (seat = player count)
+            f.update(dice_rolled=0, die=[0] * 5, seat=self.g.players)
         f.update(changes)
         return self
 

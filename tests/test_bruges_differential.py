@@ -173,13 +173,13 @@ def record_native_step(s, m: int, seen: Counter) -> None:
             if action == ref_mod.A_RECRUIT:
                 seen["recruited:" + card.effect] += 1
             if action == ref_mod.A_WORKERS:
-                f = json.loads(s.to_json())["state"]
+                f = json.loads(s.to_json(format=1))["state"]
                 p = s.current_player
                 if any(f["zone"][c] == 3 and f["owner"][c] == p and data.cards[c].effect == "extra_workers_action1"
                        for c in range(len(data.cards))):
                     seen["boosted action I"] += 1
     if kind == ref_mod.DRAW:
-        f = json.loads(s.to_json())["state"]
+        f = json.loads(s.to_json(format=1))["state"]
         slot = m >> 4 & 1
         if ref_mod.DRAW_STOP in s.legal_moves():
             seen["optional Inventor draw"] += 1
@@ -191,7 +191,7 @@ def record_native_step(s, m: int, seen: Counter) -> None:
             else:
                 seen["pile empty, no split"] += 1
     if kind == ref_mod.DIE and (m >> 4 & 7) == 4:          # the last die: who suffers what
-        f = json.loads(s.to_json())["state"]
+        f = json.loads(s.to_json(format=1))["state"]
         faces = f["die"][:4] + [m >> 7 & 7]
         for p in range(s.game.players):
             for k in range(5):
@@ -200,7 +200,7 @@ def record_native_step(s, m: int, seen: Counter) -> None:
 
 
 def record_native_end(s, seen: Counter) -> None:
-    f = json.loads(s.to_json())["state"]
+    f = json.loads(s.to_json(format=1))["state"]
     data = s.game.data
     for p in range(s.game.players):
         seen["statue"] += sum(1 for v in f["statue"][p] if v)

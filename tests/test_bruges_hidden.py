@@ -285,7 +285,7 @@ def test_d_the_true_hidden_cards_come_back_no_more_often_than_chance():
 
 def swapped(s, a: int, b: int):
     """s with cards a and b exchanging places (a person on either house follows its house)."""
-    doc = json.loads(s.to_json())
+    doc = json.loads(s.to_json(format=1))   # the raw form: edited by card number
     f = doc["state"]
     for key in ("zone", "owner", "link", "flags"):
         f[key][a], f[key][b] = f[key][b], f[key][a]
