@@ -13,6 +13,7 @@ import random
 
 from ..games.backgammon import BackgammonOptions
 from ..games.backgammon_data import BackgammonData
+from .base import random_playout as playout
 
 PLAY, FIRST, ROLL = 1, 2, 3
 BAR_ID, NONE_ID = 24, 25     # a step's "from" in a move id: the bar, no step
@@ -216,13 +217,5 @@ class BackgammonRefState:
 
 
 def random_playout(ref: BackgammonReference, rng: random.Random) -> tuple[list[float], int]:
-    """One game of uniformly random moves and sampled dice: (final scores, decisions)."""
-    s = ref.initial_state()
-    decisions = 0
-    while not s.is_terminal():
-        if s.is_chance():
-            s.apply(s.sample_chance(rng))
-        else:
-            s.apply(rng.choice(s.legal_moves()))
-            decisions += 1
-    return s.scores(), decisions
+    """One game from ref.initial_state() played uniformly at random: (final scores, decisions taken)."""
+    return playout(ref.initial_state(), rng)

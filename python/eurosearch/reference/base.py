@@ -45,18 +45,20 @@ class RefState(Protocol):
     def is_chance(self) -> bool: ...
     def legal_moves(self) -> list[int]: ...
     def sample_chance(self, rng: random.Random) -> int: ...
-    def apply_sampled(self, outcome: int) -> None: ...
     def apply(self, move: int) -> None: ...
     def scores(self) -> list[float]: ...
 
 
 def random_playout(state: RefState, rng: random.Random) -> tuple[list[float], int]:
     """Play `state` to the end, choosing uniformly among legal moves and sampling chance
-    outcomes by their probabilities; (final scores, decisions taken)."""
+    outcomes by their probabilities; (final scores, decisions taken). A sampled outcome goes
+    through the state's apply_sampled where it has one (no legality check: it was drawn
+    from the outcomes), else through apply."""
+    apply_outcome = getattr(state, "apply_sampled", state.apply)
     decisions = 0
     while not state.is_terminal():
         if state.is_chance():
-            state.apply_sampled(state.sample_chance(rng))
+            apply_outcome(state.sample_chance(rng))
         else:
             state.apply(rng.choice(state.legal_moves()))
             decisions += 1

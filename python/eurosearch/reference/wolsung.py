@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
+from .base import random_playout as playout
+
 # --- Rule constants (spec sections in brackets; not data) -------------------------------------
 COAL, GLASS, IRON, WOOD, GOLD = range(5)          # spec 2.2
 RESOURCES = 5
@@ -1056,14 +1058,5 @@ def from_game_data(data: Any) -> RefData:
 
 
 def random_playout(ref: WolsungReference, rng: random.Random) -> tuple[list[float], int]:
-    """Play one full game choosing uniformly among legal moves and sampling chance outcomes by
-    their probabilities; return (final scores, number of decisions taken)."""
-    state = ref.initial_state()
-    decisions = 0
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply(state.sample_chance(rng))
-        else:
-            state.apply(rng.choice(state.legal_moves()))
-            decisions += 1
-    return state.scores(), decisions
+    """One game from ref.initial_state() played uniformly at random: (final scores, decisions taken)."""
+    return playout(ref.initial_state(), rng)
