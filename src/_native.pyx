@@ -391,6 +391,7 @@ cdef class Game:
             raise StateFormatError(f"a {self.name} state has {self.state_size} bytes, got {b.shape[0]}")
         cdef State s = self._blank()
         memcpy(s.buf, &b[0], self.state_size)
+        es_derive(self.g, s.buf)   # the derived caches are rebuilt, never taken from the document
         err[0] = 0
         if es_validate(self.g, s.buf, err, sizeof(err)) != ES_OK:
             raise StateFormatError(err.decode(errors="replace"))

@@ -73,6 +73,7 @@ cdef extern from "eurosearch.h" nogil:
     int es_encode(const es_game *g, const void *s, uint8_t *buf, size_t cap)
     int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *err, size_t errlen)
     int es_validate(const es_game *g, const void *s, char *err, size_t errlen)
+    void es_derive(const es_game *g, void *s)
     const es_field_desc *es_state_fields(const es_game *g, int *count)
     const char *es_field_item_name(const es_game *g, int field, int item)
     int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *scores_out,

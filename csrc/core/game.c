@@ -113,13 +113,15 @@ static size_t field_type_bytes(uint8_t type) {
     }
 }
 
-/* A field's kind fits its type and has a name table exactly when it needs one. */
-static int field_kind_ok(const es_field_desc *f) {
+/* A field's kind fits its type and has a name table exactly when it needs one; a derived
+ * field needs the game's derive hook. */
+static int field_kind_ok(const es_game_def *def, const es_field_desc *f) {
     int named = f->kind == ES_K_ITEM || f->kind == ES_K_ITEMSET || f->kind == ES_K_ITEMSET_ROW ||
                 f->kind == ES_K_PER_ITEM;
     int rows = f->kind == ES_K_ITEMSET_ROW || f->kind == ES_K_PER_ITEM;   /* take the last dimension */
     int is_set = f->kind == ES_K_SEATSET || f->kind == ES_K_ITEMSET || f->kind == ES_K_ITEMSET_ROW;
-    if (f->kind > ES_K_PAD || named != (f->names != NULL)) return 0;
+    if (f->kind > ES_K_DERIVED || named != (f->names != NULL)) return 0;
+    if (f->kind == ES_K_DERIVED && !def->derive) return 0;
     if (named && (f->names->count == 0 || f->names->stride == 0)) return 0;
     if (is_set && f->type == ES_I8) return 0;
     if (rows && f->dim0 == 1 && f->dim1 == 0) return 0;   /* a row needs an array */
@@ -137,7 +139,7 @@ static uint8_t *unreflected_mask(const es_game_def *def) {
     for (int i = 0; i < def->n_fields; i++) {
         const es_field_desc *f = &def->fields[i];
         size_t bytes = field_type_bytes(f->type) * f->dim0 * (f->dim1 ? f->dim1 : 1);
-        int ok = bytes > 0 && f->offset + bytes <= def->state_size && field_kind_ok(f);
+        int ok = bytes > 0 && f->offset + bytes <= def->state_size && field_kind_ok(def, f);
         for (size_t b = 0; ok && b < bytes; b++) ok = mask[f->offset + b] == 0xFF;
         if (!ok) {
             free(mask);
@@ -461,6 +463,10 @@ int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *e
     if (es_validate(g, tmp, err, errlen) != ES_OK) return ES_ERR_FORMAT;
     memcpy(s, tmp, size);
     return ES_OK;
+}
+
+void es_derive(const es_game *g, void *s) {
+    if (g->def->derive) g->def->derive(g, s);
 }
 
 const es_field_desc *es_state_fields(const es_game *g, int *count) {

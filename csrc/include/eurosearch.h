@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define ES_ABI_VERSION 5   /* 2: es_game_def.random_move, es_random_move;
+#define ES_ABI_VERSION 6   /* 2: es_game_def.random_move, es_random_move;
                               3: es_request_stop, es_watch_stops, ES_ERR_INTERRUPTED;
                                  es_game_def.render_view, es_render_view,
                                  es_has_hidden_information;
@@ -28,7 +28,8 @@ extern "C" {
                                  es_game_def.observation_layout, es_observation_layout;
                               5: es_mcts_ensemble (many worlds, many threads), es_search_stats.bytes,
                                  es_move_view; es_field_desc.kind and .names (es_name_table),
-                                 es_field_item_name */
+                                 es_field_item_name;
+                              6: ES_K_DERIVED fields, es_game_def.derive, es_derive */
 
 /* current_player() sentinels */
 #define ES_CHANCE (-1)
@@ -77,13 +78,17 @@ enum es_field_type { ES_U8 = 1, ES_I8 = 2, ES_U16 = 3, ES_U32 = 4, ES_U64 = 5 };
  *                     elements past the named entries are zero
  *   ES_K_PAD          padding or reserved bytes: always zero (es_validate checks it), not
  *                     part of the JSON form
+ *   ES_K_DERIVED      a cache the engine keeps in step with other fields (card sets of a zone,
+ *                     counts) so that hot loops need not recompute it: not part of the JSON
+ *                     form, rebuilt by es_derive when a state is built field by field, and
+ *                     checked against the other fields by the game's validate()
  * A name table lists names that live in the game's data (es_game.data, built by setup from
  * the data file's ids): entry i's NUL-terminated name at offset + i * stride, count entries,
  * an empty name for an unused entry (data with fewer entries than the engine's maximum); the
  * other names are distinct (the data loaders check their ids). */
 enum es_field_kind {
     ES_K_INT = 0, ES_K_BOOL, ES_K_SEAT, ES_K_OPT, ES_K_SEATSET, ES_K_ITEM, ES_K_ITEMSET,
-    ES_K_ITEMSET_ROW, ES_K_PER_ITEM, ES_K_PAD
+    ES_K_ITEMSET_ROW, ES_K_PER_ITEM, ES_K_PAD, ES_K_DERIVED
 };
 typedef struct es_name_table {
     const char *what;    /* what the entries are ("cards", "tiles"), for documentation */
@@ -191,6 +196,9 @@ typedef struct es_game_def {
      * how many. The slices are contiguous from offset 0 and end at observation_size(g).
      * NULL: the layout is undocumented (es_observation_layout returns ES_ERR_ARG). */
     int (*observation_layout)(const es_game *g, es_obs_slice *out, int cap);
+    /* Rebuild the ES_K_DERIVED fields of s from its other fields. Must be safe on any bytes
+     * (it runs before validation: range-check every index). NULL: the game has none. */
+    void (*derive)(const es_game *g, void *s);
 } es_game_def;
 
 struct es_game {
@@ -271,6 +279,9 @@ int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *e
  * of its field's kind (flags 0/1, seats of this game, items and set members named by the data,
  * per-item rows zero past the named entries), then the game's validate() decides. */
 int es_validate(const es_game *g, const void *s, char *err, size_t errlen);
+/* Rebuild s's ES_K_DERIVED fields from its other fields (nothing for a game without any): for
+ * a state written field by field (the JSON form), before es_validate. */
+void es_derive(const es_game *g, void *s);
 const es_field_desc *es_state_fields(const es_game *g, int *count);
 /* The name of entry `item` of field `field`'s name table in this game's data: "" for an unused
  * entry, NULL when the field has no names or an index is out of range. */

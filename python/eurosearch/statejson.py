@@ -32,7 +32,7 @@ _MAX_DIGITS = 20   # a state field is at most 64 bits: longer numbers are refuse
 _MAX_SAFE = 1 << 53  # the largest integer a double holds exactly
 
 # es_field_kind (eurosearch.h)
-K_INT, K_BOOL, K_SEAT, K_OPT, K_SEATSET, K_ITEM, K_ITEMSET, K_ITEMSET_ROW, K_PER_ITEM, K_PAD = range(10)
+K_INT, K_BOOL, K_SEAT, K_OPT, K_SEATSET, K_ITEM, K_ITEMSET, K_ITEMSET_ROW, K_PER_ITEM, K_PAD, K_DERIVED = range(11)
 HIDDEN = "?"               # K_ITEM: the item is there, but the viewer cannot see which
 _ROW_KINDS = (K_ITEMSET_ROW, K_PER_ITEM)   # kinds that take the last dimension as one value
 KIND_NAMES = ("int", "bool", "seat", "int or null", "seat set", "name or null", "name set",
@@ -234,8 +234,9 @@ def _nest(leaves: list[Any], shape: list[int]) -> Any:
 
 @functools.lru_cache(maxsize=32)
 def _fields(game: Any) -> list[_Field]:
-    """The codec of each field of a game (built once per game: the name tables are its data's)."""
-    return [_Field(desc, game.players) for desc in game.state_fields()]
+    """The codec of each field of a game (built once per game: the name tables are its data's).
+    Derived fields (caches the engine rebuilds from the others) are in no document."""
+    return [_Field(desc, game.players) for desc in game.state_fields() if desc[5] != K_DERIVED]
 
 
 # ---------------------------------------------------------------- writing
