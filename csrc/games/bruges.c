@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/bytemask.h"
 #include "../core/obslayout.h"
 #include "../core/rng.h"
 
@@ -43,15 +42,19 @@ static int br_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
         q->colour = (uint8_t)c[0]; q->group = (uint8_t)c[1]; q->cost = (uint8_t)c[2]; q->vp = (uint8_t)c[3];
         q->activation = (uint8_t)c[4]; q->worker = (int8_t)c[5]; q->effect = (uint8_t)c[6];
         q->amount = (uint8_t)c[7]; q->group_param = (int8_t)c[8];
-        if (q->colour >= BR_NCOL || q->effect >= BR_NFX || q->activation > BR_A_LAUREL) {
+        if (q->colour >= BR_NCOL || q->effect >= BR_NFX || q->activation > BR_A_LAUREL || q->cost > BR_MAX_COST) {
             free(d);
-            return es_setup_error(err, errlen, "bruges data: card %d: colour, activation or effect out of range", k);
+            return es_setup_error(err, errlen, "bruges data: card %d: colour, activation, effect or cost out of range", k);
         }
     }
     for (int k = 0; k < BR_CARDS; k++) {
         es_read_name(c + k * ES_NAME_INTS, d->card[k].id);
         d->colour_set[d->card[k].colour][k >> 6] |= 1ull << (k & 63);
         d->effect_set[d->card[k].effect][k >> 6] |= 1ull << (k & 63);
+        const br_card *q = &d->card[k];
+        d->activation_need[k] = q->activation == BR_A_INF1                         ? BR_NEED_NOTHING
+                                : q->activation == BR_A_WORKER && q->worker >= 0 ? (uint8_t)q->worker
+                                                                                 : BR_NEED_NEVER;
     }
     g->data = d;
     return ES_OK;
@@ -71,44 +74,66 @@ static inline int set_count(const uint64_t *a) {
     for (int w = 0; w < BR_WORDS; w++) n += __builtin_popcountll(a[w]);
     return n;
 }
+/* The i-th card (from 0, in card order) of a set with more than i cards. */
+static inline int set_nth(const uint64_t *a, int i) {
+    for (int w = 0; w < BR_WORDS; w++) {
+        int n = __builtin_popcountll(a[w]);
+        if (i < n) {
+            uint64_t x = a[w];
+            while (i--) x &= x - 1;
+            return (w << 6) + __builtin_ctzll(x);
+        }
+        i -= n;
+    }
+    return -1;
+}
 #define SET_FOREACH(c, set) \
     for (int w_ = 0; w_ < BR_WORDS; w_++) \
         for (uint64_t x_ = (set)[w_]; x_; x_ &= x_ - 1) \
             for (int c = (w_ << 6) + __builtin_ctzll(x_), once_ = 1; once_; once_ = 0)
 
-static inline void zone_set(const br_state *s, int z, uint64_t *out) { es_bytes_eq_bits(s->zone, BR_CARDS, (uint8_t)z, out); }
+/* The kept set of the cards at (zone z, owner o), or NULL for the discard pile (no set kept). */
+static inline uint64_t *card_set(br_state *s, int z, int o) {
+    if (z == BR_Z_POOL) return s->pool;
+    if (z >= BR_Z_HAND && z <= BR_Z_PERSON && o < BR_MAXP) return s->held[z - BR_Z_HAND][o];
+    return NULL;
+}
+static inline const uint64_t *held(const br_state *s, int z, int p) { return s->held[z - BR_Z_HAND][p]; }
 
-/* The cards of zone z owned by p. */
-static inline void owned_set(const br_state *s, int z, int p, uint64_t *out) {
-    uint64_t o[BR_WORDS];
-    zone_set(s, z, out);
-    es_bytes_eq_bits(s->owner, BR_CARDS, (uint8_t)p, o);
-    set_and(out, o);
+/* Every change of a card's zone or owner goes through here, so the kept sets stay exact. */
+static void place_card(const es_game *g, br_state *s, int c, int z, int o) {
+    uint64_t bit = 1ull << (c & 63), *from = card_set(s, s->zone[c], s->owner[c]), *to;
+    int k = D(g)->card[c].colour;
+    if (from) from[c >> 6] &= ~bit;
+    s->pool_n[k] = (uint8_t)(s->pool_n[k] - (s->zone[c] == BR_Z_POOL) + (z == BR_Z_POOL));
+    s->zone[c] = (uint8_t)z;
+    s->owner[c] = (uint8_t)o;
+    if ((to = card_set(s, z, o))) to[c >> 6] |= bit;
 }
 
-/* Undecided cards per colour. */
-static void pool_counts(const es_game *g, const br_state *s, int cnt[BR_NCOL]) {
-    uint64_t pool[BR_WORDS], x[BR_WORDS];
-    zone_set(s, BR_Z_POOL, pool);
-    for (int k = 0; k < BR_NCOL; k++) {
-        memcpy(x, pool, sizeof x);
-        set_and(x, D(g)->colour_set[k]);
-        cnt[k] = set_count(x);
+/* The kept sets from the zone and owner bytes (after a state was built field by field, or
+ * its cards were redealt). Safe on any bytes: out-of-range zones and owners are skipped. */
+static void derive_sets(const es_game *g, br_state *s) {
+    memset(s->pool_n, 0, sizeof s->pool_n);
+    memset(s->held, 0, sizeof s->held);
+    memset(s->pool, 0, sizeof s->pool);
+    for (int c = 0; c < BR_CARDS; c++) {
+        uint64_t *set = card_set(s, s->zone[c], s->owner[c]);
+        if (set) set[c >> 6] |= 1ull << (c & 63);
+        s->pool_n[D(g)->card[c].colour] += s->zone[c] == BR_Z_POOL;
     }
 }
 
-static int pool_count(const es_game *g, const br_state *s, int k) {
-    uint64_t x[BR_WORDS];
-    zone_set(s, BR_Z_POOL, x);
-    set_and(x, D(g)->colour_set[k]);
-    return set_count(x);
-}
+static void br_derive(const es_game *g, void *sv) { derive_sets(g, (br_state *)sv); }
 
+/* Undecided cards of colour k. */
+static inline int pool_count(const br_state *s, int k) { return s->pool_n[k]; }
+
+/* p's hand: the cards in it and, in p's refill, those drawn but not yet revealed. */
 static int hand_size(const br_state *s, int p) {
-    uint64_t h[BR_WORDS];
-    owned_set(s, BR_Z_HAND, p, h);
-    int n = set_count(h);
-    for (int k = 0; k < BR_NCOL; k++) n += s->pending[p][k];
+    int n = set_count(held(s, BR_Z_HAND, p));
+    if (p == s->cur && (s->phase == BR_PH_DRAW || s->phase == BR_PH_REVEAL))   /* else none pending */
+        for (int k = 0; k < BR_NCOL; k++) n += s->pending[p][k];
     return n;
 }
 
@@ -116,7 +141,7 @@ static int hand_size(const br_state *s, int p) {
 static int placed_amount(const es_game *g, const br_state *s, int p, int fx, int *maxv) {
     uint64_t x[BR_WORDS];
     int sum = 0, mx = 0;
-    owned_set(s, BR_Z_PERSON, p, x);
+    memcpy(x, held(s, BR_Z_PERSON, p), sizeof x);
     set_and(x, D(g)->effect_set[fx]);
     SET_FOREACH(c, x) {
         sum += D(g)->card[c].amount;
@@ -132,20 +157,15 @@ static int hand_target(const es_game *g, const br_state *s, int p) {
     return mx > D(g)->hand_size ? mx : D(g)->hand_size;
 }
 
-/* A player's hand, houses and persons (one pass per byte array). */
+/* A player's hand, houses and persons. */
 typedef struct br_sets {
-    uint64_t hand[BR_WORDS], house[BR_WORDS], person[BR_WORDS];
+    const uint64_t *hand, *house, *person;
 } br_sets;
 
 static void player_sets(const br_state *s, int p, br_sets *o) {
-    uint64_t own[BR_WORDS];
-    es_bytes_eq_bits(s->owner, BR_CARDS, (uint8_t)p, own);
-    zone_set(s, BR_Z_HAND, o->hand);
-    zone_set(s, BR_Z_HOUSE, o->house);
-    zone_set(s, BR_Z_PERSON, o->person);
-    set_and(o->hand, own);
-    set_and(o->house, own);
-    set_and(o->person, own);
+    o->hand = held(s, BR_Z_HAND, p);
+    o->house = held(s, BR_Z_HOUSE, p);
+    o->person = held(s, BR_Z_PERSON, p);
 }
 
 /* The oldest empty house in the sets of a player, or -1. */
@@ -165,6 +185,10 @@ static int empty_house(const br_state *s, int p) {
     return empty_house_of(s, &ps);
 }
 
+/* Whether p has an empty house: each person sits on its own house of its owner (the validator
+ * checks it), so the empty ones are the houses beyond the persons. */
+static inline int has_empty_house(const br_sets *ps) { return set_count(ps->house) > set_count(ps->person); }
+
 static int rep_cost(const br_state *s) {
     int r = 0;
     for (int k = 0; k < BR_NCOL; k++)
@@ -172,14 +196,13 @@ static int rep_cost(const br_state *s) {
     return r;
 }
 
-static int is_chance(const br_state *s) {
-    return s->need_card || s->need_top || s->phase == BR_PH_START || s->phase == BR_PH_REVEAL ||
-           s->phase == BR_PH_DICE;
+#define BR_CHANCE_PHASES (1u << BR_PH_START | 1u << BR_PH_REVEAL | 1u << BR_PH_DICE)
+static inline int is_chance(const br_state *s) {
+    return ((s->need_card | s->need_top) | (BR_CHANCE_PHASES >> s->phase & 1u)) != 0;   /* no branch */
 }
 
-static void discard(br_state *s, int c) {
-    s->zone[c] = BR_Z_DISCARD;
-    s->owner[c] = 0;
+static void discard(const es_game *g, br_state *s, int c) {
+    place_card(g, s, c, BR_Z_DISCARD, 0);
     s->link[c] = 0;
     s->flags[c] = BR_F_PUBLIC;
 }
@@ -192,10 +215,8 @@ static void phase4(const es_game *g, br_state *s) {
     int n = g->players;
     int val[3][BR_MAXP];
     for (int p = 0; p < n; p++) {
-        uint64_t x[BR_WORDS];
-        owned_set(s, BR_Z_PERSON, p, x);
         val[0][p] = s->rep[p];
-        val[1][p] = set_count(x);
+        val[1][p] = set_count(held(s, BR_Z_PERSON, p));
         val[2][p] = s->canal[p][0] + s->canal[p][1];
     }
     for (int m = 0; m < 3; m++)
@@ -206,7 +227,8 @@ static void phase4(const es_game *g, br_state *s) {
             if (sole) s->markers[p] |= (uint8_t)(1 << m);
         }
     s->start = (uint8_t)((s->start + 1) % n);
-    for (int c = 0; c < BR_CARDS; c++) s->flags[c] &= (uint8_t)~BR_F_ROTATED;
+    for (int q = 0; q < n; q++)   /* only persons turn */
+        SET_FOREACH(c, held(s, BR_Z_PERSON, q)) s->flags[c] &= (uint8_t)~BR_F_ROTATED;
     if (s->final_flag == 1 || s->round >= g->options[BR_OPT_MAX_ROUNDS]) {
         s->phase = BR_PH_OVER;
         return;
@@ -364,6 +386,59 @@ static int list_draws(const br_state *s, es_move *out, int n) {
     return n;
 }
 
+/* Whether p's person c can be activated now: not yet this round, and its icon's condition. */
+static inline int can_activate(const es_game *g, const br_state *s, int p, int c) {
+    int k = D(g)->activation_need[c];
+    return !(s->flags[c] & BR_F_ROTATED) && (k == BR_NEED_NOTHING || (k < BR_NCOL && s->workers[p][k]));
+}
+
+/* Whether p can activate one of their persons now. */
+static int any_activation(const es_game *g, const br_state *s, int p) {
+    SET_FOREACH(c, held(s, BR_Z_PERSON, p))
+        if (can_activate(g, s, p, c)) return 1;
+    return 0;
+}
+
+/* Whether a card of colour k can build p's canal section sec now (action IV). */
+static inline int canal_open(const es_game *g, const br_state *s, int p, int sec, int k) {
+    const bruges_data *d = D(g);
+    int len = s->canal[p][sec];
+    return len < BR_SPACES && d->canal_colour[p][sec][len] == k && s->money[p] >= d->canal_cost[len];
+}
+
+/* How many of the actions I-V a hand card allows p, per colour (VI depends on the card): I and
+ * II always, III with a threat of the colour, V with a worker of the colour, IV for the colour
+ * each open canal section asks for next. */
+static void colour_plays(const es_game *g, const br_state *s, int p, int per_colour[BR_NCOL]) {
+    const bruges_data *d = D(g);
+    for (int k = 0; k < BR_NCOL; k++) per_colour[k] = 2 + (s->threats[p][k] > 0) + (s->workers[p][k] > 0);
+    for (int sec = 0; sec < 2; sec++) {
+        int len = s->canal[p][sec];
+        if (len < BR_SPACES && s->money[p] >= d->canal_cost[len]) per_colour[d->canal_colour[p][sec][len]]++;
+    }
+}
+
+/* The actions p can take with hand card c, in id order, into acts; returns their count.
+ * recruit: p has an empty house (action VI possible if the card is affordable). */
+static inline int card_plays(const es_game *g, const br_state *s, int p, int c, int recruit, int acts[7]) {
+    const bruges_data *d = D(g);
+    int k = d->card[c].colour, m = 0;
+    acts[m++] = BR_ACT_I;
+    acts[m++] = BR_ACT_II;
+    if (s->threats[p][k]) acts[m++] = BR_ACT_III;
+    for (int sec = 0; sec < 2; sec++)
+        if (canal_open(g, s, p, sec, k)) acts[m++] = BR_ACT_IV0 + sec;
+    if (s->workers[p][k]) acts[m++] = BR_ACT_V;
+    if (recruit && s->money[p] >= d->card[c].cost) acts[m++] = BR_ACT_VI;
+    return m;
+}
+
+/* The common phase-1 node: both piles open and a hand below the refill size, so the moves are
+ * exactly the two draws, in slot order (legal_raw's list). */
+static inline int plain_refill(const es_game *g, const br_state *s) {
+    return s->phase == BR_PH_DRAW && s->size[0] && s->size[1] && hand_size(s, s->cur) < D(g)->hand_size;
+}
+
 static int legal_raw(const es_game *g, const br_state *s, es_move *out) {
     const bruges_data *d = D(g);
     int p = s->cur, n = 0;
@@ -380,15 +455,13 @@ static int legal_raw(const es_game *g, const br_state *s, es_move *out) {
     }
     case BR_PH_DISASTER:
         if (s->fire_left) {
-            for (int c = 0; c < BR_CARDS; c++)
-                if (s->zone[c] == BR_Z_HOUSE && s->owner[c] == p) out[n++] = MV(BR_M_FIRE_HOUSE, c);
+            SET_FOREACH(c, held(s, BR_Z_HOUSE, p)) out[n++] = MV(BR_M_FIRE_HOUSE, c);
             for (int sec = 0; sec < 2; sec++)
                 if (s->canal[p][sec]) out[n++] = MV(BR_M_FIRE_CANAL, sec);
             return n;
         }
         if (s->plague_left) {
-            for (int c = 0; c < BR_CARDS; c++)
-                if (s->zone[c] == BR_Z_PERSON && s->owner[c] == p) out[n++] = MV(BR_M_PLAGUE, c);
+            SET_FOREACH(c, held(s, BR_Z_PERSON, p)) out[n++] = MV(BR_M_PLAGUE, c);
             return n;
         }
         if (__builtin_popcount(s->pending_dis) >= 2)
@@ -414,27 +487,14 @@ static int legal_raw(const es_game *g, const br_state *s, es_move *out) {
         uint64_t both[BR_WORDS];
         player_sets(s, p, &ps);
         for (int w = 0; w < BR_WORDS; w++) both[w] = (s->plays_left ? ps.hand[w] : 0) | ps.person[w];
-        int eh = s->plays_left ? empty_house_of(s, &ps) : -1;
+        int recruit = s->plays_left && has_empty_house(&ps);
         SET_FOREACH(c, both) {   /* in card order: a person's activation, a hand card's plays */
-            const br_card *q = &d->card[c];
             if (s->zone[c] == BR_Z_PERSON) {
-                if (!(s->flags[c] & BR_F_ROTATED) &&
-                    ((q->activation == BR_A_WORKER && q->worker >= 0 && s->workers[p][q->worker]) ||
-                     q->activation == BR_A_INF1))
-                    out[n++] = MV(BR_M_ACTIVATE, c);
+                if (can_activate(g, s, p, c)) out[n++] = MV(BR_M_ACTIVATE, c);
                 continue;
             }
-            int k = q->colour;
-            out[n++] = MV(BR_M_PLAY, c | (BR_ACT_I << 8));
-            out[n++] = MV(BR_M_PLAY, c | (BR_ACT_II << 8));
-            if (s->threats[p][k]) out[n++] = MV(BR_M_PLAY, c | (BR_ACT_III << 8));
-            for (int sec = 0; sec < 2; sec++) {
-                int len = s->canal[p][sec];
-                if (len < BR_SPACES && d->canal_colour[p][sec][len] == k && s->money[p] >= d->canal_cost[len])
-                    out[n++] = MV(BR_M_PLAY, c | ((BR_ACT_IV0 + sec) << 8));
-            }
-            if (s->workers[p][k]) out[n++] = MV(BR_M_PLAY, c | (BR_ACT_V << 8));
-            if (eh >= 0 && s->money[p] >= q->cost) out[n++] = MV(BR_M_PLAY, c | (BR_ACT_VI << 8));
+            int acts[7], m = card_plays(g, s, p, c, recruit, acts);
+            for (int i = 0; i < m; i++) out[n++] = MV(BR_M_PLAY, c | (acts[i] << 8));
         }
         int hand_n = set_count(ps.hand);
         if (s->played || hand_n == 0) out[n++] = MV(BR_M_END_TURN, 0);
@@ -444,42 +504,16 @@ static int legal_raw(const es_game *g, const br_state *s, es_move *out) {
     return 0;
 }
 
-/* A phase-3 turn's move at index r of legal_raw's list, found by counting: per hand card its
- * plays (the same per colour, plus VI by the card's cost), per person its activation. */
-static es_move turn_move_at(const es_game *g, const br_state *s, const br_sets *ps, int eh, int r) {
-    const bruges_data *d = D(g);
-    int p = s->cur;
-    uint64_t both[BR_WORDS];
-    for (int w = 0; w < BR_WORDS; w++) both[w] = (s->plays_left ? ps->hand[w] : 0) | ps->person[w];
-    SET_FOREACH(c, both) {
-        const br_card *q = &d->card[c];
-        if (s->zone[c] == BR_Z_PERSON) {
-            if (!(s->flags[c] & BR_F_ROTATED) &&
-                ((q->activation == BR_A_WORKER && q->worker >= 0 && s->workers[p][q->worker]) || q->activation == BR_A_INF1) &&
-                r-- == 0)
-                return MV(BR_M_ACTIVATE, c);
-            continue;
-        }
-        int k = q->colour, acts[7], m = 0;
-        acts[m++] = BR_ACT_I;
-        acts[m++] = BR_ACT_II;
-        if (s->threats[p][k]) acts[m++] = BR_ACT_III;
-        for (int sec = 0; sec < 2; sec++) {
-            int len = s->canal[p][sec];
-            if (len < BR_SPACES && d->canal_colour[p][sec][len] == k && s->money[p] >= d->canal_cost[len]) acts[m++] = BR_ACT_IV0 + sec;
-        }
-        if (s->workers[p][k]) acts[m++] = BR_ACT_V;
-        if (eh >= 0 && s->money[p] >= q->cost) acts[m++] = BR_ACT_VI;
-        if (r < m) return MV(BR_M_PLAY, c | (acts[r] << 8));
-        r -= m;
-    }
-    return MV(BR_M_END_TURN, 0);
-}
-
-/* random_move hook: in a turn, count the moves (no list), draw once, find the drawn one. */
+/* random_move hook. In a turn: count the moves per card in legal_raw's order (a hand card's
+ * plays: those of its colour, plus VI if it is affordable and a house is empty; a person: its
+ * activation), draw one index, and find that move without listing the others. */
 static es_move br_random_move(const es_game *g, const void *sv, es_rng *rng, int *count) {
     const br_state *s = sv;
     const bruges_data *d = D(g);
+    if (!is_chance(s) && plain_refill(g, s)) {
+        *count = 2;
+        return MV(BR_M_DRAW, (int)es_rng_u32_below(rng, 2));
+    }
     if (s->phase != BR_PH_TURN || is_chance(s) || s->draws_left || s->jailer_left) {
         *count = -1;   /* few moves: the list is cheap */
         return 0;
@@ -487,26 +521,43 @@ static es_move br_random_move(const es_game *g, const void *sv, es_rng *rng, int
     int p = s->cur, n = 0, per_colour[BR_NCOL];
     br_sets ps;
     player_sets(s, p, &ps);
-    int eh = s->plays_left ? empty_house_of(s, &ps) : -1;
-    for (int k = 0; k < BR_NCOL; k++) {
-        int m = 2 + (s->threats[p][k] > 0) + (s->workers[p][k] > 0);
-        for (int sec = 0; sec < 2; sec++) {
-            int len = s->canal[p][sec];
-            m += len < BR_SPACES && d->canal_colour[p][sec][len] == k && s->money[p] >= d->canal_cost[len];
+    int recruit = s->plays_left && has_empty_house(&ps), money = s->money[p];
+    colour_plays(g, s, p, per_colour);
+    uint8_t can[BR_NEED_NEVER + 1];   /* whether a person of each activation need can act */
+    for (int k = 0; k < BR_NCOL; k++) can[k] = s->workers[p][k] > 0;
+    can[BR_NEED_NOTHING] = 1;
+    can[BR_NEED_NEVER] = 0;
+    if (s->plays_left) {   /* the hand's plays by colour, then VI per affordable card */
+        for (int k = 0; k < BR_NCOL; k++) {
+            uint64_t x[BR_WORDS];
+            memcpy(x, ps.hand, sizeof x);
+            set_and(x, d->colour_set[k]);
+            n += per_colour[k] * set_count(x);
         }
-        per_colour[k] = m;
+        if (recruit) SET_FOREACH(c, ps.hand) n += money >= d->card[c].cost;
     }
-    if (s->plays_left)
-        SET_FOREACH(c, ps.hand) n += per_colour[d->card[c].colour] + (eh >= 0 && s->money[p] >= d->card[c].cost);
-    SET_FOREACH(c, ps.person) {
-        const br_card *q = &d->card[c];
-        n += !(s->flags[c] & BR_F_ROTATED) &&
-             ((q->activation == BR_A_WORKER && q->worker >= 0 && s->workers[p][q->worker]) || q->activation == BR_A_INF1);
-    }
-    n += s->played || set_count(ps.hand) == 0;
+    SET_FOREACH(c, ps.person) n += can[d->activation_need[c]] & !(s->flags[c] & BR_F_ROTATED);
+    n += s->played || set_count(ps.hand) == 0;   /* END_TURN, last in the list */
     *count = n;
     if (n == 0) return 0;
-    return turn_move_at(g, s, &ps, eh, (int)es_rng_u32_below(rng, (uint32_t)n));
+    int r = (int)es_rng_u32_below(rng, (uint32_t)n);
+    uint64_t both[BR_WORDS];
+    for (int w = 0; w < BR_WORDS; w++) both[w] = (s->plays_left ? ps.hand[w] : 0) | ps.person[w];
+    SET_FOREACH(c, both) {   /* walk legal_raw's order to the r-th move */
+        if (s->zone[c] == BR_Z_PERSON) {
+            if ((can[d->activation_need[c]] & !(s->flags[c] & BR_F_ROTATED)) && r-- == 0) return MV(BR_M_ACTIVATE, c);
+            continue;
+        }
+        int m = per_colour[d->card[c].colour] + (recruit & (money >= d->card[c].cost));
+        if (r >= m) {
+            r -= m;
+            continue;
+        }
+        int acts[7];
+        card_plays(g, s, p, c, recruit, acts);
+        return MV(BR_M_PLAY, c | (acts[r] << 8));
+    }
+    return MV(BR_M_END_TURN, 0);
 }
 
 static void apply_decision(const es_game *g, br_state *s, es_move m) {
@@ -530,16 +581,16 @@ static void apply_decision(const es_game *g, br_state *s, es_move m) {
         int h = arg & 255;
         for (int c = 0; c < BR_CARDS; c++)
             if (s->zone[c] == BR_Z_PERSON && s->link[c] == h) {   /* the person returns to hand */
-                s->zone[c] = BR_Z_HAND;
+                place_card(g, s, c, BR_Z_HAND, s->owner[c]);
                 s->link[c] = 0;
                 s->flags[c] = BR_F_PUBLIC;
             }
-        discard(s, h);
+        discard(g, s, h);
         s->fire_left = 0;
         break;
     }
     case BR_M_FIRE_CANAL: s->canal[p][arg & 1]--; s->fire_left = 0; break;   /* statue kept (BR-A33) */
-    case BR_M_PLAGUE: discard(s, arg & 255); s->plague_left = 0; break;
+    case BR_M_PLAGUE: discard(g, s, arg & 255); s->plague_left = 0; break;
     case BR_M_JAILER:
         s->threats[p][arg & 7]--;
         s->score[p]++;
@@ -566,28 +617,28 @@ static void apply_decision(const es_game *g, br_state *s, es_move m) {
         switch (a) {
         case BR_ACT_I:
             s->workers[p][k] = (uint8_t)(s->workers[p][k] + 2 + placed_amount(g, s, p, BR_FX_EXTRA_WORKERS_A1, NULL));
-            discard(s, c);
+            discard(g, s, c);
             break;
-        case BR_ACT_II: s->money[p] = (uint16_t)(s->money[p] + s->die[k]); discard(s, c); break;
-        case BR_ACT_III: s->threats[p][k]--; s->score[p]++; discard(s, c); break;
+        case BR_ACT_II: s->money[p] = (uint16_t)(s->money[p] + s->die[k]); discard(g, s, c); break;
+        case BR_ACT_III: s->threats[p][k]--; s->score[p]++; discard(g, s, c); break;
         case BR_ACT_IV0: case BR_ACT_IV1: {
             int sec = a - BR_ACT_IV0, len = s->canal[p][sec];
             s->money[p] = (uint16_t)(s->money[p] - d->canal_cost[len]);
             s->canal[p][sec]++;
             if (s->canal[p][sec] == BR_SPACES && !s->statue[p][sec] && s->statues_taken < d->n_statues)
                 s->statue[p][sec] = d->statue[s->statues_taken++];   /* BR-A36, BR-A9 */
-            discard(s, c);
+            discard(g, s, c);
             break;
         }
         case BR_ACT_V: {
             s->workers[p][k]--;
-            s->zone[c] = BR_Z_HOUSE;
+            place_card(g, s, c, BR_Z_HOUSE, p);
             s->link[c] = s->house_seq[p]++;
             s->flags[c] = 0;
             /* Others see only the colour of the new house: a card of that colour they knew in
              * p's hand (returned by Fire) may now be the house, so it is no longer known. */
             uint64_t hand[BR_WORDS];
-            owned_set(s, BR_Z_HAND, p, hand);
+            memcpy(hand, held(s, BR_Z_HAND, p), sizeof hand);
             set_and(hand, d->colour_set[k]);
             SET_FOREACH(e, hand) s->flags[e] &= (uint8_t)~BR_F_PUBLIC;
             break;
@@ -595,7 +646,7 @@ static void apply_decision(const es_game *g, br_state *s, es_move m) {
         case BR_ACT_VI: {
             int h = empty_house(s, p);
             s->money[p] = (uint16_t)(s->money[p] - q->cost);
-            s->zone[c] = BR_Z_PERSON;
+            place_card(g, s, c, BR_Z_PERSON, p);
             s->link[c] = (uint8_t)h;
             s->flags[c] = BR_F_PUBLIC;
             if (q->effect == BR_FX_MONEY_ON_RECRUIT) s->money[p] = (uint16_t)(s->money[p] + q->amount);
@@ -611,13 +662,13 @@ static void apply_decision(const es_game *g, br_state *s, es_move m) {
 
 /* ---------------------------------------------------------------------------- chance */
 
-static void top_free(const es_game *g, const br_state *s, int slot, int freec[BR_NCOL]) {
-    pool_counts(g, s, freec);
+static inline void top_free(const br_state *s, int slot, int freec[BR_NCOL]) {
+    for (int k = 0; k < BR_NCOL; k++) freec[k] = pool_count(s, k);
     for (int sl = 0; sl < 2; sl++)
         if (sl != slot && s->size[sl] && !(s->need_top == sl + 1) && !(sl == 1 && s->setup_b))   /* unrevealed: pins nothing */
             freec[s->top[sl]]--;
-    for (int p = 0; p < g->players; p++)
-        for (int k = 0; k < BR_NCOL; k++) freec[k] -= s->pending[p][k];
+    if (s->phase == BR_PH_DRAW || s->phase == BR_PH_REVEAL)   /* the only step with undrawn cards */
+        for (int k = 0; k < BR_NCOL; k++) freec[k] -= s->pending[s->cur][k];
 }
 
 static int card_colour_pending(const br_state *s) {
@@ -634,7 +685,7 @@ static int br_chance_outcomes(const es_game *g, const void *sv, es_move *out, do
     int k = card_colour_pending(s);
     if (k >= 0) {
         uint64_t x[BR_WORDS];
-        zone_set(s, BR_Z_POOL, x);
+        memcpy(x, s->pool, sizeof x);
         set_and(x, D(g)->colour_set[k]);
         double p = 1.0 / set_count(x);
         SET_FOREACH(c, x) {
@@ -645,7 +696,7 @@ static int br_chance_outcomes(const es_game *g, const void *sv, es_move *out, do
     }
     if (s->need_top) {
         int slot = s->need_top - 1, fr[BR_NCOL], tot = 0;
-        top_free(g, s, slot, fr);
+        top_free(s, slot, fr);
         for (int i = 0; i < BR_NCOL; i++) tot += fr[i] > 0 ? fr[i] : 0;
         for (int i = 0; i < BR_NCOL; i++)
             if (fr[i] > 0) {
@@ -692,8 +743,7 @@ static void apply_chance(const es_game *g, br_state *s, es_move m) {
     }
     case BR_C_CARD: {
         int c = arg & 255, k = D(g)->card[c].colour;
-        s->zone[c] = BR_Z_HAND;
-        s->owner[c] = s->cur;
+        place_card(g, s, c, BR_Z_HAND, s->cur);
         s->flags[c] = 0;
         if (s->need_card) s->need_card = 0;
         else {
@@ -718,13 +768,24 @@ static void apply_chance(const es_game *g, br_state *s, es_move m) {
 
 /* ---------------------------------------------------------------------------- driver */
 
+/* Whether s is the end, a chance node, or a decision known to have two moves or more without
+ * listing them: the common cases, checked inline after every move. */
+static inline int settled(const es_game *g, const br_state *s) {
+    return s->phase == BR_PH_OVER || is_chance(s) ||
+           (s->phase == BR_PH_TURN && s->plays_left && !s->draws_left && !s->jailer_left && hand_size(s, s->cur)) ||
+           plain_refill(g, s);   /* a card to play (actions I and II at least), or two piles to draw from */
+}
+
 /* Apply forced moves and silent steps until a real decision, a chance node or the end. */
 static void settle(const es_game *g, br_state *s) {
     es_move buf[BR_MAX_MOVES];
     for (;;) {
-        if (s->phase == BR_PH_OVER || is_chance(s)) return;
-        if (s->phase == BR_PH_TURN && s->plays_left && !s->draws_left && !s->jailer_left && hand_size(s, s->cur))
-            return;   /* a card to play: actions I and II at least */
+        if (settled(g, s)) return;
+        if (s->phase == BR_PH_TURN && !s->plays_left && !s->draws_left && !s->jailer_left) {
+            if (any_activation(g, s, s->cur)) return;   /* and END_TURN: two moves at least */
+            end_turn(g, s);                             /* END_TURN, the only move */
+            continue;
+        }
         int n = legal_raw(g, s, buf);
         if (n >= 2) return;
         if (n == 1) apply_decision(g, s, buf[0]);
@@ -755,6 +816,8 @@ static void br_init(const es_game *g, void *sv) {
     } else {
         s->phase = BR_PH_START;
     }
+    for (int c = 0; c < BR_CARDS; c++) s->pool[c >> 6] |= 1ull << (c & 63);   /* every card undecided */
+    for (int k = 0; k < BR_NCOL; k++) s->pool_n[k] = (uint8_t)set_count(d->colour_set[k]);
 }
 
 static int br_current_player(const es_game *g, const void *sv) {
@@ -775,7 +838,7 @@ static void br_apply(const es_game *g, void *sv, es_move m) {
     br_state *s = sv;
     if (is_chance(s)) apply_chance(g, s, m);
     else apply_decision(g, s, m);
-    settle(g, s);
+    if (!settled(g, s)) settle(g, s);
 }
 
 /* One outcome by its probability, without listing them (the same distribution as
@@ -785,16 +848,14 @@ static es_move br_sample_chance(const es_game *g, const void *sv, es_rng *rng) {
     int k = card_colour_pending(s);
     if (k >= 0) {
         uint64_t x[BR_WORDS];
-        zone_set(s, BR_Z_POOL, x);
+        memcpy(x, s->pool, sizeof x);
         set_and(x, D(g)->colour_set[k]);
-        int i = (int)es_rng_u32_below(rng, (uint32_t)set_count(x));
-        SET_FOREACH(c, x)
-            if (i-- == 0) return MV(BR_C_CARD, c);
-        return 0;   /* not reached: validated states have a card of the colour */
+        int c = set_nth(x, (int)es_rng_u32_below(rng, (uint32_t)pool_count(s, k)));
+        return c >= 0 ? MV(BR_C_CARD, c) : 0;   /* validated states have a card of the colour */
     }
     if (s->need_top) {
         int slot = s->need_top - 1, fr[BR_NCOL], tot = 0, last = 0;
-        top_free(g, s, slot, fr);
+        top_free(s, slot, fr);
         for (int i = 0; i < BR_NCOL; i++)
             if (fr[i] > 0) tot += fr[i], last = i;
         int r = (int)es_rng_u32_below(rng, (uint32_t)tot);
@@ -810,20 +871,16 @@ static es_move br_sample_chance(const es_game *g, const void *sv, es_rng *rng) {
 
 static int final_score(const es_game *g, const br_state *s, int p) {
     const bruges_data *d = D(g);
-    int vp = s->score[p], workers = 0;
+    int vp = s->score[p] + set_count(held(s, BR_Z_HOUSE, p)), workers = 0;
     for (int k = 0; k < BR_NCOL; k++) workers += s->workers[p][k];
-    for (int c = 0; c < BR_CARDS; c++) {
-        if (s->owner[c] != p) continue;
-        if (s->zone[c] == BR_Z_HOUSE) vp += 1;
-        if (s->zone[c] != BR_Z_PERSON) continue;
+    const uint64_t *persons = held(s, BR_Z_PERSON, p);
+    SET_FOREACH(c, persons) {
         const br_card *q = &d->card[c];
         vp += q->vp;
         if (q->effect == BR_FX_VP_PER_WORKERS)   /* BR-A5 */
             vp += q->amount * (workers / 2) * (g->options[BR_OPT_BISHOP_CAPTION] ? 2 : 1);
         if (q->effect == BR_FX_VP_PER_GROUP)     /* BR-A16: itself included */
-            for (int e = 0; e < BR_CARDS; e++)
-                if (s->zone[e] == BR_Z_PERSON && s->owner[e] == p && d->card[e].group == q->group_param)
-                    vp += q->amount;
+            SET_FOREACH(e, persons) vp += d->card[e].group == q->group_param ? q->amount : 0;
     }
     vp += 4 * __builtin_popcount(s->markers[p]);
     for (int sec = 0; sec < 2; sec++) vp += (s->canal[p][sec] >= 3 ? 3 : 0) + s->statue[p][sec];   /* BR-A8 */
@@ -1003,6 +1060,7 @@ static void reassign(const es_game *g, br_state *s, int observer, es_rng *rng) {
     }
     for (int c = 0; c < BR_CARDS; c++)   /* persons follow their house's new id */
         if (s->zone[c] == BR_Z_PERSON) s->link[c] = remap[old.link[c]];
+    derive_sets(g, s);
 }
 
 static void br_determinize(const es_game *g, void *sv, int observer, es_rng *rng) {
@@ -1096,21 +1154,25 @@ static int br_validate(const es_game *g, const void *sv, char *err, size_t errle
             for (int e = 0; e < c; e++) BR_CHECK(!(s->zone[e] == BR_Z_PERSON && s->link[e] == h), "house %d holds two persons", h);
         }
     }
+    br_state kept = *s;   /* the derived sets, as the zones and owners (now range-checked) give them */
+    derive_sets(g, &kept);
+    BR_CHECK(!memcmp(kept.pool_n, s->pool_n, sizeof s->pool_n) && !memcmp(kept.held, s->held, sizeof s->held) &&
+             !memcmp(kept.pool, s->pool, sizeof s->pool), "the derived card sets do not match the zones and owners");
     BR_CHECK(pool == s->size[0] + s->size[1] + s->extra_size + pend + (s->need_card ? 1 : 0),
              "card pool (%d) does not match the piles and draws", pool);
     int fr[BR_NCOL];
     if (s->need_top && s->phase != BR_PH_OVER) {
-        top_free(g, s, s->need_top - 1, fr);
+        top_free(s, s->need_top - 1, fr);
         int tot = 0;
         for (int k = 0; k < BR_NCOL; k++) tot += fr[k] > 0 ? fr[k] : 0;
         BR_CHECK(tot > 0 && s->size[s->need_top - 1] > 0, "a pile top to reveal but no card for it");
     }
     for (int sl = 0; sl < 2; sl++)
         if (s->size[sl] && s->need_top != sl + 1 && !(sl == 1 && s->setup_b)) {
-            BR_CHECK(pool_count(g, s, s->top[sl]) > 0, "pile %d: top colour has no card", sl);
+            BR_CHECK(pool_count(s, s->top[sl]) > 0, "pile %d: top colour has no card", sl);
         }
     int k = card_colour_pending(s);
-    if (k >= 0) BR_CHECK(pool_count(g, s, k) > 0, "a card to draw of colour %d but none left", k);
+    if (k >= 0) BR_CHECK(pool_count(s, k) > 0, "a card to draw of colour %d but none left", k);
     BR_CHECK(s->phase != BR_PH_REVEAL || any_pending(s, s->cur), "a reveal without drawn cards");
     BR_CHECK(s->phase != BR_PH_DICE || s->dice_rolled < BR_NCOL, "all dice rolled but still rolling");
     BR_CHECK(s->phase != BR_PH_START || (s->round == 1 && g->options[BR_OPT_START_PLAYER] < 0), "start player chance out of place");
@@ -1357,6 +1419,9 @@ static const es_field_desc bruges_fields[] = {
     ES_ARRAY2(br_state, pending, ES_U8, BR_MAXP, BR_NCOL), ES_ARRAY2(br_state, canal, ES_U8, BR_MAXP, 2),
     ES_ARRAY2(br_state, statue, ES_U8, BR_MAXP, 2), BR_PER_CARD(zone), BR_PER_CARD(owner), BR_PER_CARD(link),
     BR_PER_CARD(flags),
+    ES_ARRAY_K(br_state, pool_n, ES_U8, BR_NCOL, ES_K_DERIVED, NULL),
+    {"held", offsetof(br_state, held), ES_U64, 3 * BR_MAXP, BR_WORDS, ES_K_DERIVED, NULL},
+    ES_ARRAY_K(br_state, pool, ES_U64, BR_WORDS, ES_K_DERIVED, NULL),
 };
 
 const es_game_def es_bruges_def = {
@@ -1394,4 +1459,5 @@ const es_game_def es_bruges_def = {
     .move_kinds = bruges_move_kinds,
     .n_move_kinds = (int)(sizeof bruges_move_kinds / sizeof bruges_move_kinds[0]),
     .observation_layout = br_observation_layout,
+    .derive = br_derive,
 };

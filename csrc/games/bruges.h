@@ -7,8 +7,10 @@
  * Move ids (BR_M_*, docs/bruges_engine.md "Move and chance ids"): bits 0-3 the type, parameters
  * above, every id below 2^16; chance outcomes use the same encoding.
  * Dense action space: BR_M_* kinds in bruges.c (bruges_move_kinds), 2840 actions at every player
- * count. Card sets (hand, houses, persons, pool) are built from the zone and owner bytes with
- * core/bytemask.h, so the hot paths touch the cards of one zone, not all 165.
+ * count. The state keeps card sets (each player's hand, houses and persons; the undecided pool
+ * and its count per colour) beside the zone and owner bytes, updated by every move (place_card)
+ * and checked by the validator, so the hot paths touch the cards of one zone, not all 165.
+ * Those sets are ES_K_DERIVED fields: not in the JSON form, rebuilt by the derive hook.
  */
 #ifndef ES_GAMES_BRUGES_H
 #define ES_GAMES_BRUGES_H
@@ -26,12 +28,14 @@
 #define BR_MAX_MOVES 1200     /* bound: 165 cards x 7 actions + activations + end */
 #define BR_MAX_CHANCE 165
 #define BR_WORDS 3            /* 64-bit words of a card set */
+#define BR_MAX_COST 15        /* a person's cost, as the data loader bounds it (setup checks) */
 
 /* Colours (spec section 1 order) and disasters (data loader DISASTERS order). */
 enum { BR_BLUE, BR_BROWN, BR_YELLOW, BR_RED, BR_PURPLE };
 enum { BR_D_FLOOD, BR_D_PLAGUE, BR_D_RIOT, BR_D_FIRE, BR_D_INTRIGUE };
 /* Activation icons (loader ACTIVATIONS) and the effect catalogue (loader EFFECTS order). */
 enum { BR_A_NONE, BR_A_LIGHTNING, BR_A_WORKER, BR_A_INF1, BR_A_INF2, BR_A_INF3, BR_A_LAUREL };
+enum { BR_NEED_NOTHING = BR_NCOL, BR_NEED_NEVER };   /* bruges_data.activation_need, after the colours */
 enum {
     BR_FX_NONE, BR_FX_MONEY_ON_RECRUIT, BR_FX_RETURN_THREAT, BR_FX_DRAW_CARDS, BR_FX_EXTRA_PLAY,
     BR_FX_MONEY_PER_ROUND, BR_FX_EXTRA_WORKERS_A1, BR_FX_HAND_TARGET, BR_FX_VP_PER_WORKERS,
@@ -77,6 +81,9 @@ typedef struct bruges_data {
     br_card card[BR_CARDS];
     uint64_t colour_set[BR_NCOL][BR_WORDS];   /* derived: the cards of each colour */
     uint64_t effect_set[BR_NFX][BR_WORDS];    /* derived: the cards of each effect kind */
+    /* derived: what activating each card needs in phase 3: a worker of colour 0..4,
+     * BR_NEED_NOTHING (the infinity-1 icon) or BR_NEED_NEVER (no activation in a turn) */
+    uint8_t activation_need[BR_CARDS];
 } bruges_data;
 
 /* Card zones. POOL: identity undecided (pile bodies, pile tops, extra pile, drawn-unrevealed). */
@@ -111,6 +118,12 @@ typedef struct br_state {
     uint8_t workers[BR_MAXP][BR_NCOL], threats[BR_MAXP][BR_NCOL], pending[BR_MAXP][BR_NCOL];
     uint8_t canal[BR_MAXP][2], statue[BR_MAXP][2];
     uint8_t zone[BR_CARDS], owner[BR_CARDS], link[BR_CARDS], flags[BR_CARDS];
+    /* Derived (ES_K_DERIVED): the card sets of zone and owner, kept in step by every move so
+     * that the hot paths never scan the 165 zone bytes. pool_n[k]: undecided cards of colour
+     * k; held[z - BR_Z_HAND][p]: p's hand, houses or persons; pool: the undecided cards. */
+    uint8_t pool_n[BR_NCOL];
+    uint64_t held[3][BR_MAXP][BR_WORDS];
+    uint64_t pool[BR_WORDS];
 } __attribute__((aligned(8))) br_state;   /* the core needs a size that is a multiple of 8 */
 
 #endif
