@@ -122,3 +122,97 @@ def test_openspiel_mcts_and_observer_run_on_our_games(name):
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
+
+
+HIDDEN = [name for name in es.games() if es.game(name).has_hidden_information]
+
+
+def _play_chance(state, rng):
+    while state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        state.apply_action(int(rng.choice(actions, p=probs)))
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_openspiel_ismcts_runs_on_the_hidden_information_games(name):
+    """OpenSpiel's own information-set MCTS: every search samples worlds through
+    resample_from_infostate and asserts that each has the root's information state."""
+    pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    import eurosearch.openspiel  # noqa: F401
+
+    import pyspiel
+
+    game = pyspiel.load_game(f"eurosearch_{name}", {"players": smallest(name)})
+    assert game.get_type().provides_information_state_string
+    rng = np.random.RandomState(3)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 1.4, 12, random_state=rng)
+    state = game.new_initial_state()
+    for _ in range(4):
+        _play_chance(state, rng)
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_openspiel_information_state_is_perfect_recall_and_hides_the_unseen(name):
+    """Two chance outcomes that player 0 cannot tell apart leave player 0's information state
+    the same (it must not leak which one happened); outcomes player 0 can tell apart give
+    different ones (perfect recall); a resampled world keeps player 0's information state and
+    observation, and over a few seeds differs from the true state."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import eurosearch.openspiel  # noqa: F401
+
+    game = pyspiel.load_game(f"eurosearch_{name}", {"players": smallest(name)})
+    rng = np.random.RandomState(5)
+    state = game.new_initial_state()
+    hidden_pair = told_apart = False
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            seen = [state.es_state.move_view(state._move(a), 0) for a, _ in outcomes]
+            for i in range(1, len(outcomes)):
+                a, b = state.clone(), state.clone()
+                a.apply_action(outcomes[0][0])
+                b.apply_action(outcomes[i][0])
+                same = a.information_state_string(0) == b.information_state_string(0)
+                assert same == (seen[0] == seen[i]), (name, seen[0], seen[i])
+                hidden_pair |= same
+                told_apart |= not same
+            actions, probs = zip(*outcomes)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        if hidden_pair and told_apart:
+            break
+    assert hidden_pair and told_apart
+    truth = state.es_state.to_bytes()
+    differs = False
+    for k in range(8):
+        world = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(k, 0.0, 1.0))
+        assert world.information_state_string(0) == state.information_state_string(0)
+        assert world.observation_string(0) == state.observation_string(0)
+        differs |= world.es_state.to_bytes() != truth
+    assert differs
+
+
+def test_openspiel_expectiminimax_solves_a_bear_off_race_exactly():
+    """OpenSpiel's expectiminimax on our backgammon from the race worked out by hand in
+    tests/test_backgammon_rules.py: x to play 2-1 from its 6-point, o one checker on its
+    6-point. x reaches its 3-point; o bears off with 27 of 36 rolls, else x wins: 9/36."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import minimax
+
+    import eurosearch.openspiel  # noqa: F401
+
+    from test_backgammon_rules import position
+
+    state = pyspiel.load_game("eurosearch_backgammon").new_initial_state()
+    state.es_state = position({18: 1}, {5: 1}, (2, 1))
+    value, action = minimax.expectiminimax(state, 10, None, 0)
+    assert value == pytest.approx(9 / 36, abs=1e-12)
+    assert action in state.legal_actions()

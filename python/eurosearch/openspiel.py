@@ -10,8 +10,18 @@ explicit: a chance action is the index of the outcome in ``State.chance_outcomes
 0 .. ``Game.max_chance_outcomes - 1``), with its exact probability. Information is imperfect
 for games with hidden information. Utilities are the returns (winners share 1, constant sum
 1). Observation tensors and strings come from the game's own observer
-(``State.observation(p)``, ``State.to_text(viewer=p)``); no information-state (perfect
-recall) tensor is provided.
+(``State.observation(p)``, ``State.to_text(viewer=p)``).
+
+The information state of a player (perfect recall) is what they saw of every action so far:
+``State.move_view(move, p)`` of each decision and chance outcome in order (the move itself
+where p can tell it from the others, else the id it shares with those p cannot tell apart),
+followed by their current view of the board. It is a string only (no information-state
+tensor). ``resample_from_infostate(p, sampler)`` gives a world consistent with it, drawn by
+``State.determinize`` with a seed taken from the sampler; so OpenSpiel's information-set
+MCTS (``open_spiel.python.algorithms.ismcts``) runs on the games with hidden cards. In a
+resampled world every player's recorded history is p's: the other players' own views of the
+past are not known to p, so their information-state strings there are p's coarser ones (they
+hide nothing and reveal nothing; a search only uses them as keys).
 """
 
 from __future__ import annotations
@@ -44,7 +54,7 @@ def _game_type(name: str, hidden: bool) -> pyspiel.GameType:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=spec.max_players,
         min_num_players=spec.min_players,
-        provides_information_state_string=False,
+        provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
@@ -78,9 +88,9 @@ class EurosearchGame(pyspiel.Game):
     def new_initial_state(self) -> "EurosearchState":
         return EurosearchState(self)
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> "EurosearchObserver":
+    def make_py_observer(self, iig_obs_type=None, params=None) -> "EurosearchObserver | InformationStateObserver":
         if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            raise ValueError("eurosearch games provide no perfect-recall information state")
+            return InformationStateObserver(params)
         return EurosearchObserver(self.es_game, params)
 
 
@@ -90,6 +100,8 @@ class EurosearchState(pyspiel.State):
     def __init__(self, game: EurosearchGame):
         super().__init__(game)
         self.es_state = game.es_game.new_state()
+        #: per player, what they saw of each action so far (State.move_view), in order
+        self.views: list[list[int]] = [[] for _ in range(game.num_players())]
 
     def current_player(self) -> int:
         cp = self.es_state.current_player
@@ -118,7 +130,27 @@ class EurosearchState(pyspiel.State):
         return s.action_to_move(action)
 
     def _apply_action(self, action: int) -> None:
-        self.es_state.apply(self._move(action))
+        move = self._move(action)
+        seen = [self.es_state.move_view(move, p) for p in range(len(self.views))]   # raises if illegal
+        self.es_state.apply(move)
+        for view, m in zip(self.views, seen):
+            view.append(m)
+
+    def information_state(self, player: int) -> str:
+        """Player's perfect-recall information state: their view of every action so far, then
+        of the board (see the module's docstring)."""
+        history = " ".join(map(str, self.views[player]))
+        return f"p{player} saw: {history}\n{self.es_state.to_text(viewer=player)}"
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "EurosearchState":
+        """A state consistent with `player_id`'s information state: the board determinized for
+        them (``State.determinize``, seeded by one draw of `probability_sampler`, a callable
+        returning a number in [0, 1)), with their history as every player's recorded one."""
+        seed = int(float(probability_sampler()) * 2**62)
+        world = self.clone()
+        world.es_state = self.es_state.determinize(player_id, seed)
+        world.views = [list(self.views[player_id]) for _ in self.views]
+        return world
 
     def _action_to_string(self, player: int, action: int) -> str:
         try:
@@ -150,6 +182,22 @@ class EurosearchObserver:
 
     def string_from(self, state: EurosearchState, player: int) -> str:
         return state.es_state.to_text(viewer=player)
+
+
+class InformationStateObserver:
+    """The perfect-recall PyObserver: a string only (``EurosearchState.information_state``)."""
+
+    def __init__(self, params: Any):
+        if params:
+            raise ValueError(f"observation parameters not supported, got {params}")
+        self.tensor = np.zeros(0, np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+
+    def set_from(self, state: EurosearchState, player: int) -> None:
+        pass
+
+    def string_from(self, state: EurosearchState, player: int) -> str:
+        return state.information_state(player)
 
 
 #: the pyspiel game class of each game, by eurosearch name
