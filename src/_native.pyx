@@ -768,14 +768,16 @@ cdef class State:
         return es_heuristic_move(self.game.g, self.buf, &rng)
 
     def mcts(self, player, iterations=0, seconds=0.0, exploration=1.4, bint information_sets=False,
-             max_nodes=0, seed=0, rollout_depth=0, rollout_policy=0, eval_scale=0.0, worlds=0, threads=1):
+             max_nodes=0, seed=0, rollout_depth=0, rollout_policy=0, eval_scale=0.0, worlds=0, threads=1,
+             widening=0.0):
         """Monte Carlo tree search for `player` (who must be to move), in C.
 
         Returns (moves, visits, mean returns for player, stats dict). See es_mcts in
         csrc/include/eurosearch.h for the algorithm. worlds = 0 searches this state as it is
         (one tree); worlds = k >= 1 searches k trees, each (in the open mode) on its own
         determinization for `player`, on up to `threads` threads, merged at the root (see
-        es_mcts_ensemble): the iteration budget is the total over the trees. A limit that is
+        es_mcts_ensemble): the iteration budget is the total over the trees. widening > 0 turns
+        on progressive widening (es_mcts_config.widening). A limit that is
         not a count (0 .. 2**63 - 1) or a finite time >= 0, or worlds / threads outside their
         range (0..256, 1..256), raises ValueError naming it."""
         cdef es_mcts_config cfg
@@ -793,6 +795,7 @@ cdef class State:
         cfg.rollout_depth = _int_in("rollout_depth", rollout_depth, -1, INT32_MAX)
         cfg.rollout_policy = _int_in("rollout_policy", rollout_policy, 0, 1)
         cfg.eval_scale = _nonnegative("eval_scale", eval_scale, " (0: the default)")
+        cfg.widening = _nonnegative("widening", widening, " (0: off)")
         cdef int n_worlds = _int_in("worlds", worlds, 0, 256)
         cdef int n_threads = _int_in("threads", threads, 1, 256)
         moves = np.zeros(cap, dtype=np.int32)

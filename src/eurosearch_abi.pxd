@@ -95,6 +95,7 @@ cdef extern from "eurosearch.h" nogil:
         int rollout_depth
         int rollout_policy
         double eval_scale
+        double widening
     ctypedef struct es_search_stats:
         int64_t iterations
         int64_t nodes
@@ -111,6 +112,7 @@ cdef extern from "eurosearch.h" nogil:
         int pruning
         int all_values
         double eval_scale
+        double widening
     ctypedef struct es_expectimax_result:
         int complete
         int exact

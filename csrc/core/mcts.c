@@ -11,6 +11,11 @@
  * one edge; and UCT counts a child's availability (the iterations in which its move was
  * legal) instead of the parent's visits. With a single determinization (the open mode) this
  * is plain UCT.
+ *
+ * Progressive widening (cfg->widening > 0), for games listing hundreds or thousands of
+ * moves: a decision node visited N times may have at most ceil(widening * sqrt(N + 1))
+ * children, so the search deepens instead of trying every move once; each new child is the
+ * one the game's evaluation likes best among ES_WIDEN_SAMPLE untried moves drawn at random.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -118,6 +123,42 @@ static int pick_untried(const tree *t, int32_t node, const es_move *legal, int n
     return 1;
 }
 
+/* How many children a decision node visited `visits` times may have (widening > 0). */
+static inline uint32_t widen_limit(double widening, uint32_t visits) {
+    return (uint32_t)ceil(widening * sqrt((double)visits + 1.0));
+}
+
+/* How good move m looks for cp: the evaluation (or the returns at the end) after it, as cp's
+ * estimate minus the best other player's. */
+static double move_promise(const es_game *g, const void *s, es_move m, int cp, void *scratch) {
+    double v[ES_SEARCH_MAX_PLAYERS], best_other = -1e300;
+    memcpy(scratch, s, g->def->state_size);
+    g->def->apply(g, scratch, m);
+    if (g->def->current_player(g, scratch) == ES_TERMINAL) g->def->returns(g, scratch, v);
+    else es_evaluate(g, scratch, v);
+    for (int p = 0; p < g->players; p++)
+        if (p != cp && v[p] > best_other) best_other = v[p];
+    return v[cp] - best_other;
+}
+
+/* Widening's new child: the most promising of up to ES_WIDEN_SAMPLE of the `n` candidates
+ * (moves without a child), drawn without replacement; candidates is reordered. */
+static es_move most_promising(const es_game *g, const void *s, es_move *candidates, int n, int cp,
+                              es_rng *rng, void *scratch) {
+    int k = n < ES_WIDEN_SAMPLE ? n : ES_WIDEN_SAMPLE;
+    es_move best = candidates[0];
+    double best_v = -1e300;
+    for (int i = 0; i < k; i++) {
+        int j = i + (int)es_rng_u32_below(rng, (uint32_t)(n - i));
+        es_move m = candidates[j];
+        candidates[j] = candidates[i];
+        candidates[i] = m;
+        double v = move_promise(g, s, m, cp, scratch);
+        if (v > best_v) best_v = v, best = m;
+    }
+    return best;
+}
+
 /* UCT over the children of node for player cp. Information-set mode: only the children
  * available in this iteration (stamp), each explored by its availability count; the open
  * mode: every child, by the parent's visits. -1 when no child qualifies. */
@@ -220,8 +261,9 @@ int es_mcts_watched(const es_game *g, const void *root, int player, const es_mct
     }
     add_node(&t, -1, 0);
 
-    uint64_t state_buf[ES_MAX_STATE_BYTES / 8];
-    void *s = state_buf;
+    uint64_t state_buf[ES_MAX_STATE_BYTES / 8], scratch_buf[ES_MAX_STATE_BYTES / 8];
+    void *s = state_buf, *scratch = scratch_buf;
+    int widen = cfg->widening > 0;
     es_move legal[ES_STACK_MOVES], untried[ES_STACK_MOVES], same[ES_STACK_MOVES];
     double returns[ES_SEARCH_MAX_PLAYERS];
     es_rng rng;
@@ -259,8 +301,15 @@ int es_mcts_watched(const es_game *g, const void *root, int player, const es_mct
             } else {
                 int n = d->legal_moves(g, s, legal);
                 if (n <= 0) break;
+                uint32_t room = widen ? widen_limit(cfg->widening, t.nodes[node].visits) : UINT32_MAX;
                 if (!cfg->information_sets) {
-                    if ((int)t.nodes[node].kids < n && pick_untried(&t, node, legal, n, &rng, untried, &m)) {
+                    int kids = (int)t.nodes[node].kids, n_new = 0;
+                    if (kids < n && kids < (int64_t)room && widen) {   /* the untried moves, then the best of a sample */
+                        for (int i = 0; i < n; i++)
+                            if (find_child(&t, node, legal[i]) < 0) untried[n_new++] = legal[i];
+                        if (n_new) m = most_promising(g, s, untried, n_new, cp, &rng, scratch);
+                    }
+                    if (n_new || (kids < n && !widen && pick_untried(&t, node, legal, n, &rng, untried, &m))) {
                         next = add_node(&t, node, m);
                         expanded = 1;
                     } else {
@@ -269,7 +318,7 @@ int es_mcts_watched(const es_game *g, const void *root, int player, const es_mct
                     }
                 } else {
                     /* which children are available now; which moves have no child yet */
-                    int n_untried = 0;
+                    int n_untried = 0, n_avail = 0;
                     for (int i = 0; i < n; i++) {
                         es_move key = view_of(g, s, legal[i], player, cfg->information_sets);
                         int32_t ch = find_child(&t, node, key);
@@ -278,10 +327,13 @@ int es_mcts_watched(const es_game *g, const void *root, int player, const es_mct
                         } else if (t.nodes[ch].stamp != stamp) {
                             t.nodes[ch].stamp = stamp;
                             t.nodes[ch].avail++;
+                            n_avail++;
                         }
                     }
-                    if (n_untried && !expanded) {
-                        m = untried[es_rng_u32_below(&rng, (uint32_t)n_untried)];
+                    /* widening: no new child while the available ones fill the node's room */
+                    if (n_untried && !expanded && (!widen || n_avail == 0 || (uint32_t)n_avail < room)) {
+                        m = widen ? most_promising(g, s, untried, n_untried, cp, &rng, scratch)
+                                  : untried[es_rng_u32_below(&rng, (uint32_t)n_untried)];
                         next = add_node(&t, node, view_of(g, s, m, player, cfg->information_sets));
                         if (next >= 0) {
                             t.nodes[next].stamp = stamp;

@@ -29,7 +29,8 @@ extern "C" {
                               5: es_mcts_ensemble (many worlds, many threads), es_search_stats.bytes,
                                  es_move_view; es_field_desc.kind and .names (es_name_table),
                                  es_field_item_name;
-                              6: ES_K_DERIVED fields, es_game_def.derive, es_derive */
+                              6: ES_K_DERIVED fields, es_game_def.derive, es_derive;
+                                 es_mcts_config.widening */
 
 /* current_player() sentinels */
 #define ES_CHANCE (-1)
@@ -348,7 +349,12 @@ typedef struct es_mcts_config {
                                -1: no playout, evaluate the new leaf */
     int rollout_policy;     /* 0: uniformly random moves; 1: the greedy heuristic (es_heuristic_move) */
     double eval_scale;      /* evaluation to returns: softmax of scale x estimated score (0: 0.5) */
+    double widening;        /* progressive widening (0: off): a decision node visited N times has
+                               at most ceil(widening * sqrt(N + 1)) children, and each new child is
+                               the best by the game's evaluation of ES_WIDEN_SAMPLE untried moves
+                               drawn at random (for games listing thousands of moves) */
 } es_mcts_config;
+#define ES_WIDEN_SAMPLE 8
 
 typedef struct es_search_stats {
     int64_t iterations, nodes;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import time
@@ -43,11 +44,15 @@ class MCTSAgent(AgentBase):
     Playouts: `depth` moves (random, or greedy with rollout="greedy") and then the game's
     evaluation turned into win chances (a softmax with `scale` per point of estimated score);
     depth=0 plays to the end, depth=-1 evaluates the new leaf at once.
+    Large branching: `widening` > 0 lets a node visited N times have at most
+    ceil(widening * sqrt(N + 1)) children, each new one the best by the game's evaluation of
+    a few untried moves drawn at random (progressive widening; 0, the default, tries every
+    move once before any twice).
     """
 
     def __init__(self, iterations: int | None = None, seconds: float = 0.0, c: float = 1.4, seed: int = 0,
                  max_nodes: int = 0, information_sets: bool = False, depth: int = 20, rollout: str = "random",
-                 scale: float = 0.5, worlds: int = 1, threads: int = 0):
+                 scale: float = 0.5, worlds: int = 1, threads: int = 0, widening: float = 0.0):
         check_seconds("mcts seconds", seconds)
         if iterations is None:
             iterations = 0 if seconds > 0 else 1000
@@ -64,6 +69,10 @@ class MCTSAgent(AgentBase):
             raise ValueError(f"mcts rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if depth < -1:
             raise ValueError("mcts depth is -1 (evaluate the leaf), 0 (play to the end) or a number of moves")
+        if not (isinstance(widening, (int, float)) and not isinstance(widening, bool)
+                and math.isfinite(widening) and widening >= 0):
+            raise ValueError(f"mcts widening must be a finite number >= 0 (0: off), got {widening!r}")
+        self.widening = float(widening)
         self.depth = depth
         self.rollout = rollout
         self.scale = scale
@@ -90,7 +99,7 @@ class MCTSAgent(AgentBase):
             seconds = max(self.seconds - (time.monotonic() - started) - PYTHON_RESERVE, MIN_SEARCH_SECONDS)
         search = dict(iterations=self.iterations, seconds=seconds, exploration=self.c, information_sets=ism,
                       max_nodes=self.max_nodes, seed=seed, rollout_depth=self.depth,
-                      rollout_policy=ROLLOUTS[self.rollout], eval_scale=self.scale)
+                      rollout_policy=ROLLOUTS[self.rollout], eval_scale=self.scale, widening=self.widening)
         if self.worlds == 1:
             root = state if ism else state.determinize(player, seed)
             return root.mcts(player, **search)
