@@ -1,6 +1,7 @@
 """The strength ladder: every agent of a game rated on one Elo scale, at fixed time per move.
 
     python bench/ladder.py vienna --seconds 0.05 --games 200 --workers 2 --png ladder_vienna.png
+    python bench/ladder.py vienna --from-json ladder_vienna.json --png ladder_vienna.png   # redraw
 
 Random, heuristic, mcts at three budgets (seconds / 4, seconds, 4 x seconds), ismcts,
 expectimax and ai at `seconds` per move, all on one thread each (the arena's workers use the
@@ -110,6 +111,9 @@ def plot(ladder: dict[str, Any], path: str) -> None:
             ax.axhline(r["elo"], linestyle=":", color="grey")
             ax.annotate(r["agent"], (min(x["seconds"] for x in line), r["elo"]), fontsize=8, color="grey")
     ax.set_xscale("log")
+    budgets = sorted({r["seconds"] for r in rows if r["seconds"] is not None})
+    ax.set_xticks(budgets, [f"{b:g}" for b in budgets])   # the budgets played, not log-scale clutter
+    ax.minorticks_off()
     ax.set_xlabel("seconds per move (one thread)")
     ax.set_ylabel("Elo (random = 0)")
     ax.set_title(f"{ladder['game']}, {ladder['players']} players, {ladder['games']} games")
@@ -128,8 +132,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--png", help="write the Elo-against-time picture here")
     p.add_argument("--json", action="store_true", help="print the ladder as JSON instead of Markdown")
+    p.add_argument("--from-json", metavar="FILE", help="read a ladder saved with --json instead of playing one")
     a = p.parse_args(argv)
-    ladder = run_ladder(a.game, a.players, a.seconds, a.games, a.workers, a.seed)
+    if a.from_json:
+        with open(a.from_json, encoding="utf-8") as f:
+            ladder = json.load(f)
+    else:
+        ladder = run_ladder(a.game, a.players, a.seconds, a.games, a.workers, a.seed)
     print(json.dumps(ladder) if a.json else markdown(ladder))
     if a.png:
         plot(ladder, a.png)

@@ -17,7 +17,7 @@ from .mcts import MAX_WORLDS, MCTSAgent, cpu_count
 #: game -> MCTSAgent keyword arguments (besides the budget, threads and seed), chosen from
 #: the arena runs recorded in docs/strength.md ("The default AI").
 PER_GAME: dict[str, dict[str, Any]] = {
-    "vienna": {"information_sets": False, "depth": 20},
+    "vienna": {"information_sets": False, "depth": 20, "widening": 0.5},   # up to 224 moves
     "coal_baron": {"information_sets": False, "depth": 20},
     "oh_my_goods": {"information_sets": True, "depth": 20},
     "bruges": {"information_sets": True, "depth": 20},
