@@ -86,6 +86,13 @@ def markdown(ladder: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def title(ladder: dict[str, Any]) -> str:
+    """The picture's title; a ladder played on provisional data says so (its results are)."""
+    status = (ladder.get("data_sources") or {}).get("status", "")
+    label = f" ({status} data)" if "provisional" in status else ""
+    return f"{ladder['game']}, {ladder['players']} players, {ladder['games']} games{label}"
+
+
 def plot(ladder: dict[str, Any], path: str) -> None:
     """Elo against time per move (log scale), with the intervals as error bars."""
     try:
@@ -116,7 +123,7 @@ def plot(ladder: dict[str, Any], path: str) -> None:
     ax.minorticks_off()
     ax.set_xlabel("seconds per move (one thread)")
     ax.set_ylabel("Elo (random = 0)")
-    ax.set_title(f"{ladder['game']}, {ladder['players']} players, {ladder['games']} games")
+    ax.set_title(title(ladder))
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)

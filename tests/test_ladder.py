@@ -32,6 +32,12 @@ def test_markdown_lists_the_agents_strongest_first_with_their_intervals():
     assert "+700 to +1200" in rows[0] and "| - |" in rows[2]
 
 
+def test_the_title_labels_a_ladder_on_provisional_data():
+    assert ladder.title(SAVED) == "oh_my_goods, 2 players, 6 games"
+    partly = dict(SAVED, data_sources={"status": "partly provisional"})
+    assert ladder.title(partly).endswith("6 games (partly provisional data)")
+
+
 def test_from_json_redraws_a_saved_ladder_without_playing(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     saved = tmp_path / "ladder.json"
