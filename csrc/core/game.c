@@ -8,11 +8,10 @@
 #include "eurosearch.h"
 #include "hash.h"
 #include "rng.h"
+#include "search.h"
 #include "stop.h"
 
-#define ES_STACK_MOVES 8192   /* every game's max_moves / max_chance_outcomes fits */
 #define ES_PLAYOUT_STEP_LIMIT (1 << 22)
-#define ES_MAX_STATE_SIZE 8192   /* scratch states live on the stack */
 
 static int observation_fits(const es_game *g);
 static uint8_t *unreflected_mask(const es_game_def *def);
@@ -44,7 +43,7 @@ es_game *es_game_new(const char *name, int players, const int32_t *table, size_t
         return NULL;
     }
     if (def->max_moves > ES_STACK_MOVES || def->max_chance_outcomes > ES_STACK_MOVES ||
-        def->n_options > 16 || def->state_size % 8 != 0 || def->state_size > ES_MAX_STATE_SIZE) {
+        def->n_options > 16 || def->state_size % 8 != 0 || def->state_size > ES_MAX_STATE_BYTES) {
         set_err(err, errlen, "game definition exceeds the core's limits");
         return NULL;
     }
@@ -83,7 +82,7 @@ es_game *es_game_new(const char *name, int players, const int32_t *table, size_t
 static int observation_fits(const es_game *g) {
     int n = g->def->observation_size(g), ok = 1;
     float *buf = (float *)malloc(sizeof(float) * (size_t)(n + 64));
-    uint64_t s[ES_MAX_STATE_SIZE / 8];
+    uint64_t s[ES_MAX_STATE_BYTES / 8];
     if (!buf) return 0;
     for (int i = 0; i < n + 64; i++) buf[i] = -12345.0f;
     es_init(g, s);
@@ -288,7 +287,7 @@ int es_render(const es_game *g, const void *s, char *buf, size_t cap) {
 }
 
 int es_render_view(const es_game *g, const void *s, int viewer, char *buf, size_t cap) {
-    uint64_t view[ES_MAX_STATE_SIZE / 8];   /* aligned like any state struct */
+    uint64_t view[ES_MAX_STATE_BYTES / 8];   /* aligned like any state struct */
     if (es_redact(g, s, viewer, view) != ES_OK) return ES_ERR_ARG;
     if (g->def->render_view) return g->def->render_view(g, view, s, buf, cap);
     return g->def->render(g, view, buf, cap);
@@ -458,7 +457,7 @@ int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *e
         return ES_ERR_FORMAT;
     }
     /* validate a copy so that s is only written when the bytes are good */
-    uint64_t tmp[ES_MAX_STATE_SIZE / 8];   /* aligned like any state struct */
+    uint64_t tmp[ES_MAX_STATE_BYTES / 8];   /* aligned like any state struct */
     memcpy(tmp, buf + ES_HEADER, size);
     if (es_validate(g, tmp, err, errlen) != ES_OK) return ES_ERR_FORMAT;
     memcpy(s, tmp, size);
@@ -514,7 +513,7 @@ int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *deci
 
 int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *scores_out,
                        int64_t *decisions_out, int64_t *chance_out) {
-    uint64_t s[ES_MAX_STATE_SIZE / 8];
+    uint64_t s[ES_MAX_STATE_BYTES / 8];
     es_rng rng;
     es_stop stop = es_stop_begin();
     int64_t dec = 0, ch = 0;
@@ -540,16 +539,9 @@ void es_evaluate(const es_game *g, const void *s, double *out) {
         g->def->scores(g, s, out);
 }
 
-static double margin(const es_game *g, const double *v, int p) {
-    double best = -1e300;
-    for (int q = 0; q < g->players; q++)
-        if (q != p && v[q] > best) best = v[q];
-    return v[p] - best;
-}
-
 es_move es_heuristic_move(const es_game *g, const void *s, es_rng *rng) {
     es_move moves[ES_STACK_MOVES];
-    uint64_t t[ES_MAX_STATE_SIZE / 8];
+    uint64_t t[ES_MAX_STATE_BYTES / 8];
     double v[16], best = -1e300;
     int p = g->def->current_player(g, s), n, ties = 0;
     if (p < 0) return 0;
@@ -559,7 +551,7 @@ es_move es_heuristic_move(const es_game *g, const void *s, es_rng *rng) {
         memcpy(t, s, g->def->state_size);
         g->def->apply(g, t, moves[i]);
         es_evaluate(g, t, v);
-        double m = margin(g, v, p);
+        double m = es_score_margin(g->players, v, p);
         if (m > best + 1e-9) {
             best = m;
             choice = moves[i];

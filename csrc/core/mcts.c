@@ -131,14 +131,12 @@ static inline uint32_t widen_limit(double widening, uint32_t visits) {
 /* How good move m looks for cp: the evaluation (or the returns at the end) after it, as cp's
  * estimate minus the best other player's. */
 static double move_promise(const es_game *g, const void *s, es_move m, int cp, void *scratch) {
-    double v[ES_SEARCH_MAX_PLAYERS], best_other = -1e300;
+    double v[ES_SEARCH_MAX_PLAYERS];
     memcpy(scratch, s, g->def->state_size);
     g->def->apply(g, scratch, m);
     if (g->def->current_player(g, scratch) == ES_TERMINAL) g->def->returns(g, scratch, v);
     else es_evaluate(g, scratch, v);
-    for (int p = 0; p < g->players; p++)
-        if (p != cp && v[p] > best_other) best_other = v[p];
-    return v[cp] - best_other;
+    return es_score_margin(g->players, v, cp);
 }
 
 /* Widening's new child: the most promising of up to ES_WIDEN_SAMPLE of the `n` candidates

@@ -26,14 +26,17 @@ static inline void es_softmax_returns(int players, const double *v, double scale
     for (int p = 0; p < players; p++) out[p] /= sum;
 }
 
+/* Player p's score minus the best other player's (alone: the score). */
+static inline double es_score_margin(int players, const double *v, int p) {
+    double best = -1e300;
+    for (int q = 0; q < players; q++)
+        if (q != p && v[q] > best) best = v[q];
+    return players > 1 ? v[p] - best : v[p];
+}
+
 /* Each player's score minus the best other player's. */
 static inline void es_score_margins(int players, const double *v, double *out) {
-    for (int p = 0; p < players; p++) {
-        double best = -1e300;
-        for (int q = 0; q < players; q++)
-            if (q != p && v[q] > best) best = v[q];
-        out[p] = players > 1 ? v[p] - best : v[p];
-    }
+    for (int p = 0; p < players; p++) out[p] = es_score_margin(players, v, p);
 }
 /* es_mcts for a search run on behalf of another thread: `stop` is that thread's watch
  * (es_stop_begin taken there), so Ctrl-C reaches searches on worker threads. */
