@@ -523,10 +523,6 @@ static es_move br_random_move(const es_game *g, const void *sv, es_rng *rng, int
     player_sets(s, p, &ps);
     int recruit = s->plays_left && has_empty_house(&ps), money = s->money[p];
     colour_plays(g, s, p, per_colour);
-    uint8_t can[BR_NEED_NEVER + 1];   /* whether a person of each activation need can act */
-    for (int k = 0; k < BR_NCOL; k++) can[k] = s->workers[p][k] > 0;
-    can[BR_NEED_NOTHING] = 1;
-    can[BR_NEED_NEVER] = 0;
     if (s->plays_left) {   /* the hand's plays by colour, then VI per affordable card */
         for (int k = 0; k < BR_NCOL; k++) {
             uint64_t x[BR_WORDS];
@@ -536,7 +532,7 @@ static es_move br_random_move(const es_game *g, const void *sv, es_rng *rng, int
         }
         if (recruit) SET_FOREACH(c, ps.hand) n += money >= d->card[c].cost;
     }
-    SET_FOREACH(c, ps.person) n += can[d->activation_need[c]] & !(s->flags[c] & BR_F_ROTATED);
+    SET_FOREACH(c, ps.person) n += can_activate(g, s, p, c);
     n += s->played || set_count(ps.hand) == 0;   /* END_TURN, last in the list */
     *count = n;
     if (n == 0) return 0;
@@ -545,7 +541,7 @@ static es_move br_random_move(const es_game *g, const void *sv, es_rng *rng, int
     for (int w = 0; w < BR_WORDS; w++) both[w] = (s->plays_left ? ps.hand[w] : 0) | ps.person[w];
     SET_FOREACH(c, both) {   /* walk legal_raw's order to the r-th move */
         if (s->zone[c] == BR_Z_PERSON) {
-            if ((can[d->activation_need[c]] & !(s->flags[c] & BR_F_ROTATED)) && r-- == 0) return MV(BR_M_ACTIVATE, c);
+            if (can_activate(g, s, p, c) && r-- == 0) return MV(BR_M_ACTIVATE, c);
             continue;
         }
         int m = per_colour[d->card[c].colour] + (recruit & (money >= d->card[c].cost));
