@@ -46,6 +46,7 @@ cdef extern from "eurosearch.h" nogil:
     int es_current_player(const es_game *g, const void *s)
     int es_legal_moves(const es_game *g, const void *s, es_move *out)
     int es_chance_outcomes(const es_game *g, const void *s, es_move *out, double *prob)
+    int es_is_legal(const es_game *g, const void *s, es_move m)
     int es_apply(const es_game *g, void *s, es_move m)
     void es_apply_unchecked(const es_game *g, void *s, es_move m)
     es_move es_sample_chance(const es_game *g, const void *s, es_rng *rng)
@@ -76,6 +77,7 @@ cdef extern from "eurosearch.h" nogil:
     void es_derive(const es_game *g, void *s)
     const es_field_desc *es_state_fields(const es_game *g, int *count)
     const char *es_field_item_name(const es_game *g, int field, int item)
+    int es_apply_cost(const es_game *g, int n, uint64_t seed, double *out) nogil
     int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *scores_out,
                            int64_t *decisions_out, int64_t *chance_out)
     int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *decisions,

@@ -189,19 +189,22 @@ int es_chance_outcomes(const es_game *g, const void *s, es_move *out, double *pr
 }
 
 /* A move is applied only if it is in the list the game itself generates here. */
-int es_apply(const es_game *g, void *s, es_move m) {
+int es_is_legal(const es_game *g, const void *s, es_move m) {
     es_move moves[ES_STACK_MOVES];
     double prob[ES_STACK_MOVES];
+    if (g->def->is_legal) return g->def->is_legal(g, s, m) != 0;
     int cp = g->def->current_player(g, s), n;
-    if (cp == ES_TERMINAL) return ES_ERR_ILLEGAL;
+    if (cp == ES_TERMINAL) return 0;
     n = cp == ES_CHANCE ? g->def->chance_outcomes(g, s, moves, prob) : g->def->legal_moves(g, s, moves);
-    for (int i = 0; i < n; i++) {
-        if (moves[i] == m) {
-            g->def->apply(g, s, m);
-            return ES_OK;
-        }
-    }
-    return ES_ERR_ILLEGAL;
+    for (int i = 0; i < n; i++)
+        if (moves[i] == m) return 1;
+    return 0;
+}
+
+int es_apply(const es_game *g, void *s, es_move m) {
+    if (!es_is_legal(g, s, m)) return ES_ERR_ILLEGAL;
+    g->def->apply(g, s, m);
+    return ES_OK;
 }
 
 void es_apply_unchecked(const es_game *g, void *s, es_move m) { g->def->apply(g, s, m); }

@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define ES_ABI_VERSION 6   /* 2: es_game_def.random_move, es_random_move;
+#define ES_ABI_VERSION 7   /* 2: es_game_def.random_move, es_random_move;
                               3: es_request_stop, es_watch_stops, ES_ERR_INTERRUPTED;
                                  es_game_def.render_view, es_render_view,
                                  es_has_hidden_information;
@@ -30,7 +30,8 @@ extern "C" {
                                  es_move_view; es_field_desc.kind and .names (es_name_table),
                                  es_field_item_name;
                               6: ES_K_DERIVED fields, es_game_def.derive, es_derive;
-                                 es_mcts_config.widening */
+                                 es_mcts_config.widening;
+                              7: es_game_def.is_legal, es_is_legal, es_apply_cost */
 
 /* current_player() sentinels */
 #define ES_CHANCE (-1)
@@ -200,6 +201,11 @@ typedef struct es_game_def {
     /* Rebuild the ES_K_DERIVED fields of s from its other fields. Must be safe on any bytes
      * (it runs before validation: range-check every index). NULL: the game has none. */
     void (*derive)(const es_game *g, void *s);
+    /* Optional, for a cheap checked apply: 1 if m is in the list legal_moves (at a decision
+     * node) or chance_outcomes (at a chance node) would write for s, else 0; 0 at a terminal
+     * node. Exactly that membership, for any 32-bit m (decode and range-check before use),
+     * without building the list. NULL: es_is_legal builds the list. */
+    int (*is_legal)(const es_game *g, const void *s, es_move m);
 } es_game_def;
 
 struct es_game {
@@ -238,6 +244,9 @@ int es_current_player(const es_game *g, const void *s);
 int es_legal_moves(const es_game *g, const void *s, es_move *out);
 /* out/prob must hold es_max_chance_outcomes(g) entries. Returns the count (0 unless chance). */
 int es_chance_outcomes(const es_game *g, const void *s, es_move *out, double *prob);
+/* 1 if m is a legal move (decision node) or a possible outcome (chance node) of s, else 0:
+ * membership in es_legal_moves / es_chance_outcomes, by the game's is_legal hook when it has one. */
+int es_is_legal(const es_game *g, const void *s, es_move m);
 /* Checked apply: ES_OK, or ES_ERR_ILLEGAL leaving s unchanged. */
 int es_apply(const es_game *g, void *s, es_move m);
 /* Unchecked apply for search code that took m from es_legal_moves/es_chance_outcomes. */
@@ -314,6 +323,14 @@ int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *score
  * 2^22 steps, or a decision without moves) or ES_ERR_INTERRUPTED. */
 int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *decisions,
                            int64_t *chance);
+/* What a checked apply costs against an unchecked one: records `n` consecutive nodes of seeded
+ * random games with the action random play takes there, then times es_apply_unchecked and
+ * es_apply on copies of them (in batches, so the clock's own cost does not count). out[0..3]:
+ * nanoseconds per unchecked decision, checked decision, unchecked chance outcome, checked
+ * chance outcome (0 where no such node was seen); out[4], out[5]: decision and chance nodes
+ * timed. ES_OK, ES_ERR_ARG (n outside 1..1,000,000), ES_ERR_LIMIT (no memory) or
+ * ES_ERR_ILLEGAL (a checked apply refused a legal action: a bug in the game's is_legal). */
+int es_apply_cost(const es_game *g, int n, uint64_t seed, double out[6]);
 /* A uniformly random legal move at decision node s: the one es_legal_moves' list would give at
  * index es_rng_below(rng, n), so random play is the same whether or not the game has a
  * random_move hook; *count receives n (0: no legal move, and the move is meaningless). */

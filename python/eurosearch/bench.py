@@ -77,6 +77,7 @@ def bench_game(name: str, players: int | None = None, seconds: float = 2.0, seed
         "ratio_native_reference": res["native"]["decisions_per_s"] / base,
         "ratio_python_driven_reference": res["python_driven"]["decisions_per_s"] / base,
         "determinize_us": determinize_cost_us(g, seed),
+        "apply_cost": g.apply_cost(100_000, seed),
     }
 
 
@@ -124,6 +125,7 @@ def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
         out[key] = {k: statistics.median(r[key][k] for r in runs) for k in runs[0][key]}
     for key in ("ratio_native_reference", "ratio_python_driven_reference", "determinize_us"):
         out[key] = statistics.median(r[key] for r in runs)
+    out["apply_cost"] = {k: statistics.median(r["apply_cost"][k] for r in runs) for k in runs[0]["apply_cost"]}
     out["runs"] = len(runs)
     out["ratios_native_reference"] = [r["ratio_native_reference"] for r in runs]
     return out
@@ -133,6 +135,16 @@ def run_benchmarks(names: list[str], players: int | None = None, seconds: float 
                    repeat: int = 1) -> dict[str, Any]:
     results = [median_of([bench_game(n, players, seconds, seed + k) for k in range(max(repeat, 1))]) for n in names]
     return {"machine": machine(), "date": time.strftime("%Y-%m-%d"), "repeat": repeat, "results": results}
+
+
+def apply_cost_text(c: dict[str, float]) -> str:
+    """One line on the checked apply's cost against the unchecked one (es_apply_cost)."""
+    parts = []
+    for kind in ("decision", "chance"):
+        u, k = c[f"{kind}_unchecked_ns"], c[f"{kind}_checked_ns"]
+        if u > 0:
+            parts.append(f"{kind} {u:.0f} -> {k:.0f} ns (x{k / u:.2f})")
+    return "checked apply: " + ", ".join(parts) if parts else "checked apply: no nodes"
 
 
 def format_report(report: dict[str, Any], terminal: bool = False) -> str:
@@ -145,6 +157,7 @@ def format_report(report: dict[str, Any], terminal: bool = False) -> str:
             rows.append([r["game"], str(r["players"]), key, f"{m['games_per_s']:.1f}", f"{m['decisions_per_s']:,.0f}",
                          f"{m['decisions_per_s'] / base:.1f}"])
         notes.append(f"{r['game']} ({r['players']} players): determinize {r['determinize_us']:.2f} us per call")
+        notes.append(f"{r['game']} ({r['players']} players): {apply_cost_text(r['apply_cost'])}")
         if r.get("runs", 1) > 1:
             notes.append(f"{r['game']} ({r['players']} players): median of {r['runs']} runs; native/reference per run: "
                          + ", ".join(f"{x:.1f}" for x in r["ratios_native_reference"]))

@@ -1,0 +1,117 @@
+"""State.is_legal (es_is_legal) is exactly membership in legal_moves() at a decision node and
+in chance_outcomes() at a chance node. Games answer it with their own is_legal hook, which
+decodes a move instead of listing every move (issue 19: a checked apply at most twice an
+unchecked one); this differential test holds each hook to the lists, on nodes of seeded random
+games at every player count, with candidates that are legal, nearly legal (one bit flipped, a
+neighbouring id), legal somewhere else in the game, or arbitrary ints."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import eurosearch as es
+from eurosearch.errors import IllegalMoveError
+
+INT32 = (-(1 << 31), (1 << 31) - 1)
+
+# option sets that change which moves exist, beside each game's defaults
+OPTION_VARIANTS: dict[str, list[dict]] = {
+    "oh_my_goods": [{"phase1_redraw": "all_or_nothing", "final_round": "full_round"},
+                    {"worker_leaves_after_production": True}],
+    "wolsung": [{"hidden_placement": True}],
+}
+
+
+def _cases() -> list[tuple[str, int, dict | None]]:
+    out = []
+    for name in es.games():
+        spec = es.game_spec(name)
+        for players in range(spec.min_players, spec.max_players + 1):
+            out.append((name, players, None))
+        for opts in OPTION_VARIANTS.get(name, []):
+            out.append((name, spec.min_players, opts))
+    return out
+
+
+def _listed(s: es.State) -> set[int]:
+    if s.is_chance():
+        return {m for m, _ in s.chance_outcomes()}
+    return set(s.legal_moves())
+
+
+def _candidates(listed: set[int], seen: list[int], rng: random.Random) -> set[int]:
+    out = set(listed)
+    for m in list(listed)[:12]:
+        out.update({m + 1, m - 1, m ^ (1 << rng.randrange(31)), m ^ (1 << rng.randrange(8))})
+        out.update(m ^ (1 << b) for b in range(0, 24, 3))
+    out.update(rng.sample(seen, min(len(seen), 24)))
+    out.update(rng.randint(*INT32) for _ in range(4))
+    out.update({0, -1, 1, INT32[0], INT32[1]})
+    return {c for c in out if INT32[0] <= c <= INT32[1]}
+
+
+@pytest.mark.parametrize("name,players,options", _cases(), ids=lambda v: str(v))
+def test_is_legal_is_membership_in_the_lists(name: str, players: int, options: dict | None) -> None:
+    g = es.game(name, players=players, options=options)
+    rng = random.Random(players * 1000 + len(name))
+    seen: list[int] = []
+    checked = 0
+    for game_seed in range(3):
+        s = g.new_state(seed=game_seed)
+        while not s.is_terminal():
+            listed = _listed(s)
+            for c in _candidates(listed, seen, rng):
+                assert s.is_legal(c) == (c in listed), (name, players, s.current_player, c, c in listed)
+                checked += 1
+            seen.extend(rng.sample(sorted(listed), min(3, len(listed))))
+            del seen[:-400]
+            s.apply(rng.choice(sorted(listed)))
+        assert not s.is_legal(0) and not s.is_legal(seen[-1])   # nothing is legal at the end
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("name", es.games())
+def test_checked_apply_refuses_what_is_legal_refuses_and_keeps_the_state(name: str) -> None:
+    g = es.game(name, players=es.game_spec(name).min_players)
+    rng = random.Random(5)
+    s = g.new_state(seed=5)
+    seen: list[int] = []
+    for _ in range(300):
+        if s.is_terminal():
+            break
+        listed = _listed(s)
+        for c in _candidates(listed, seen, rng) - listed:
+            t = s.clone()   # a fresh clone: apply cannot reuse a list made for s
+            before = t.to_bytes()
+            with pytest.raises(IllegalMoveError):
+                t.apply(c)
+            assert t.to_bytes() == before
+        seen.extend(sorted(listed)[:3])
+        t = s.clone()
+        m = rng.choice(sorted(listed))
+        t.apply(m)   # checked (no list made for t), and legal
+        s.apply(m)
+        assert t.to_bytes() == s.to_bytes()
+
+
+def test_is_legal_rejects_non_ints_and_ints_out_of_range() -> None:
+    s = es.game("vienna").new_state(seed=1)
+    with pytest.raises(TypeError):
+        s.is_legal("1")
+    with pytest.raises(TypeError):
+        s.is_legal(True)
+    assert not s.is_legal(1 << 40)
+    assert not s.is_legal(-(1 << 40))
+
+
+@pytest.mark.parametrize("name", es.games())
+def test_apply_cost_reports_both_kinds_of_node(name: str) -> None:
+    g = es.game(name, players=es.game_spec(name).min_players)
+    c = g.apply_cost(2000, seed=1)
+    assert c["decisions"] + c["chance_nodes"] == 2000
+    assert c["decisions"] > 0 and c["decision_unchecked_ns"] > 0 and c["decision_checked_ns"] > 0
+    if c["chance_nodes"]:
+        assert c["chance_unchecked_ns"] > 0 and c["chance_checked_ns"] > 0
+    with pytest.raises(ValueError):
+        g.apply_cost(0)
