@@ -911,6 +911,57 @@ static es_move omg_sample_chance(const es_game *g, const void *vs, es_rng *rng) 
     return n ? out[es_rng_u32_below(rng, (uint32_t)n)] : 0;
 }
 
+/* ---------------------------------------------------------------- is_legal */
+
+/* The card of a one-card move id of `type` (MV(type, c), c a deck card or 126/127), else -1. */
+static int card_arg(es_move m, int type) {
+    if (m < 0 || MV_TYPE(m) != type) return -1;
+    int c = m >> 5;
+    return c < 128 ? c : -1;
+}
+
+/* Membership by the list, for the rarer nodes. */
+static int listed(const es_game *g, const omg_state *s, es_move m) {
+    es_move out[OMG_MAX_MOVES];
+    double prob[OMG_MAX_CHANCE];
+    int n = s->actor >= 0 ? omg_legal_moves_raw(g, s, out, OMG_MAX_MOVES) : omg_chance_outcomes(g, s, out, prob);
+    for (int i = 0; i < n; i++)
+        if (out[i] == m) return 1;
+    return 0;
+}
+
+/* is_legal hook: the draws, goods taken and the commitments of phases I and II (most nodes of
+ * a game) are decoded; the rest are checked against their (short) lists. */
+static int omg_is_legal(const es_game *g, const void *vs, es_move m) {
+    const omg_state *s = (const omg_state *)vs;
+    if (s->stage == OMG_ST_OVER) return 0;
+    int p = s->actor;
+    if (p < 0 && s->sub == OMG_SUB_DRAW) {   /* any card of the draw pile (omg_chance_outcomes) */
+        int c = card_arg(m, OMG_M_DRAW);
+        return c >= 0 && c < OMG_NCARDS && es_bits128_test(s->deck, c);
+    }
+    if (p < 0 && s->sub == OMG_SUB_TAKE) {   /* any good on the first slot still giving goods */
+        int c = card_arg(m, OMG_M_TAKE), k = 0;
+        while (k < OMG_SLOTS && !s->take_left[k]) k++;
+        return c >= 0 && c < OMG_NCARDS && k < OMG_SLOTS && s->loc[c] == OMG_L_GOOD + s->take_player * OMG_SLOTS + k;
+    }
+    if (p >= 0 && s->sub == OMG_SUB_NONE && s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING]) {
+        int c = card_arg(m, OMG_M_REDRAW);   /* a hand card above the ones chosen, or done */
+        return c == 127 || (c >= 0 && c < OMG_NCARDS && c > es_bits128_highest(s->pending[p]) &&
+                            es_bits128_test(s->hand[p], c));
+    }
+    if (p >= 0 && s->sub == OMG_SUB_NONE && s->stage == OMG_ST_P2_COMMIT && s->p2_step == 2) {
+        int c = card_arg(m, OMG_M_ASIDE);   /* a hand card, or none */
+        return c == 127 || (c >= 0 && c < OMG_NCARDS && es_bits128_test(s->hand[p], c));
+    }
+    if (p >= 0 && s->sub == OMG_SUB_NONE && s->stage == OMG_ST_P2_COMMIT && s->p2_step == 1) {
+        if (m < 0 || MV_TYPE(m) != OMG_M_WORKER || m >> 10) return 0;   /* a free producing slot, two modes */
+        uint32_t free = producing_slots(DATA(g), s, p) & ~assistant_slots(s, p, 1);
+        return (free >> MV_ARG(m, 5, 4)) & 1;
+    }
+    return listed(g, s, m);
+}
+
 /* ---------------------------------------------------------------- apply */
 
 static void run(const es_game *g, omg_state *s);
@@ -2172,6 +2223,7 @@ const es_game_def es_oh_my_goods_def = {
     .init = omg_init,
     .current_player = omg_current_player,
     .legal_moves = omg_legal_moves,
+    .is_legal = omg_is_legal,
     .chance_outcomes = omg_chance_outcomes,
     .sample_chance = omg_sample_chance,
     .apply = omg_apply,
