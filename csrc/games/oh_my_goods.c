@@ -318,8 +318,8 @@ static void begin_round(const es_game *g, omg_state *s) {
 }
 
 static void cleanup(const es_game *g, omg_state *s) {
-    for (int c = 0; c < OMG_NCARDS; c++)
-        if (s->loc[c] == OMG_L_MARKET1 || s->loc[c] == OMG_L_MARKET2) put(s, c, OMG_L_DISCARD, all_seen(g));
+    int ids[OMG_NCARDS], m = es_bits128_list(s->market, ids);
+    for (int i = 0; i < m; i++) put(s, ids[i], OMG_L_DISCARD, all_seen(g));
     memset(s->produced, 0, sizeof s->produced);
     memset(s->tried, 0, sizeof s->tried);
     memset(s->worker_slot, -1, sizeof s->worker_slot);
@@ -361,8 +361,13 @@ static int step(const es_game *g, omg_state *s) {
         }
         if (!es_bits128_any(s->deck)) {
             if (es_bits128_any(s->discard)) {   /* lazy reshuffle (OMG-A4) */
-                for (int c = 0; c < OMG_NCARDS; c++)
-                    if (s->loc[c] == OMG_L_DISCARD) put(s, c, OMG_L_DECK, all_seen(g));
+                int ids[OMG_NCARDS], m = es_bits128_list(s->discard, ids);
+                for (int i = 0; i < m; i++) {   /* put(), for a whole pile at once */
+                    s->loc[ids[i]] = OMG_L_DECK;
+                    s->seen[ids[i]] = (uint8_t)all_seen(g);
+                }
+                memcpy(s->deck, s->discard, sizeof s->deck);
+                memset(s->discard, 0, sizeof s->discard);
                 s->deck_known = (uint8_t)all_seen(g);
             } else if (any_exhaust_hand(g, s)) {   /* OMG-A5 */
                 s->sub = OMG_SUB_EXHAUST;
@@ -962,6 +967,69 @@ static int omg_is_legal(const es_game *g, const void *vs, es_move m) {
     return listed(g, s, m);
 }
 
+/* ---------------------------------------------------------------- random_move */
+
+/* The k-th move of gen_ascending(pool, from, left, type) and how many there are, without the list. */
+static es_move ascending_pick(const uint64_t pool[2], int from, int left, int type, es_rng *rng, int *count) {
+    uint64_t above[2];
+    es_bits128_above(pool, from - 1, above);
+    int n = es_bits128_count(above) - left + 1;
+    if (n <= 0) {
+        *count = 0;
+        return 0;
+    }
+    *count = n;
+    return MV(type, es_bits128_select(above, (int)es_rng_u32_below(rng, (uint32_t)n)));
+}
+
+/* random_move hook: the phase I and II commitments, the halving and the supply (two thirds of
+ * a random game's decisions) are counted and indexed in omg_legal_moves_raw's order; the rest
+ * (production, chains, building, payments) are listed by the caller. */
+static es_move omg_random_move(const es_game *g, const void *vs, es_rng *rng, int *count) {
+    const omg_state *s = (const omg_state *)vs;
+    const omg_data *d = DATA(g);
+    int p = s->actor;
+    *count = -1;
+    if (p < 0) return 0;
+    if (s->sub == OMG_SUB_EXHAUST)
+        return ascending_pick(s->hand[p], es_bits128_highest(s->pending[p]) + 1, s->exhaust_left, OMG_M_HALVE, rng,
+                              count);
+    if (s->sub == OMG_SUB_SUPPLY) {
+        int r = 0;
+        uint64_t pool[2] = {s->hand[p][0], s->hand[p][1]};
+        if (!s->sup_any) {
+            for (r = 1; r <= OMG_NRES && !s->sup_need[r]; r++) {}
+            pool[0] &= d->res_cards[r][0];
+            pool[1] &= d->res_cards[r][1];
+        }
+        return ascending_pick(pool, s->sup_last == NONE8 ? 0 : s->sup_last + 1, s->sup_need[r], OMG_M_SUPPLY, rng,
+                              count);
+    }
+    if (s->sub != OMG_SUB_NONE) return 0;
+    if (s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING]) {   /* cards above, then done */
+        uint64_t above[2];
+        es_bits128_above(s->hand[p], es_bits128_highest(s->pending[p]), above);
+        int n = es_bits128_count(above) + 1, k = (int)es_rng_u32_below(rng, (uint32_t)n);
+        *count = n;
+        return MV(OMG_M_REDRAW, k < n - 1 ? es_bits128_select(above, k) : 127);
+    }
+    if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 1) {   /* each free slot, exact then short */
+        uint32_t free = producing_slots(d, s, p) & ~assistant_slots(s, p, 1);
+        int n = 2 * __builtin_popcount(free);
+        if (!n) return 0;
+        int k = (int)es_rng_u32_below(rng, (uint32_t)n);
+        uint64_t f[2] = {free, 0};
+        *count = n;
+        return OMG_M_WORKER | es_bits128_select(f, k >> 1) << 5 | (k & 1 ? 0 : 1 << 9);
+    }
+    if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 2) {   /* a hand card, then none */
+        int n = es_bits128_count(s->hand[p]) + 1, k = (int)es_rng_u32_below(rng, (uint32_t)n);
+        *count = n;
+        return MV(OMG_M_ASIDE, k < n - 1 ? es_bits128_select(s->hand[p], k) : 127);
+    }
+    return 0;
+}
+
 /* ---------------------------------------------------------------- apply */
 
 static void run(const es_game *g, omg_state *s);
@@ -1154,14 +1222,16 @@ static void omg_apply_one(const es_game *g, omg_state *s, es_move m) {
     if (s->sub == OMG_SUB_PAY && s->pay_total >= s->pay_cost) after_pay(g, s);
 }
 
-/* Does the decision node offer at least two moves? O(1) for the commonest nodes. */
+/* Does the decision node offer at least two moves? O(1) for the commonest nodes; otherwise
+ * the first two moves are listed into `moves` (so a forced move is moves[0]). */
 static int several_moves(const es_game *g, const omg_state *s, es_move *moves) {
     int p = s->actor;
     if (s->sub == OMG_SUB_NONE) {
-        if (s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING])
-            return es_bits128_highest(s->hand[p]) > es_bits128_highest(s->pending[p]);   /* a card + done */
-        if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 1) return 1;                      /* two modes */
-        if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 2) return es_bits128_any(s->hand[p]);
+        if (s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING] &&
+            es_bits128_highest(s->hand[p]) > es_bits128_highest(s->pending[p]))
+            return 1;                                                               /* a card + done */
+        if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 1) return 1;              /* two modes */
+        if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 2 && es_bits128_any(s->hand[p])) return 1;
     }
     return omg_legal_moves_raw(g, s, moves, 2) >= 2;
 }
@@ -1172,7 +1242,6 @@ static void run(const es_game *g, omg_state *s) {
     for (int guard = 0; guard < 100000; guard++) {
         if (step(g, s)) continue;
         if (s->actor >= 0 && !several_moves(g, s, moves)) {
-            omg_legal_moves_raw(g, s, moves, 2);
             omg_apply_one(g, s, moves[0]);
             continue;
         }
@@ -2224,6 +2293,7 @@ const es_game_def es_oh_my_goods_def = {
     .current_player = omg_current_player,
     .legal_moves = omg_legal_moves,
     .is_legal = omg_is_legal,
+    .random_move = omg_random_move,
     .chance_outcomes = omg_chance_outcomes,
     .sample_chance = omg_sample_chance,
     .apply = omg_apply,
