@@ -1,0 +1,67 @@
+"""A fingerprint of what the engines compute, to show that a speed change changed nothing else.
+
+    python bench/fingerprint.py            # one line of JSON: a digest per game and part
+
+Per game, at its smallest and largest player count: seeded native random games (decisions,
+chance nodes, final scores), MCTS results (moves, visit counts, values) and expectimax results
+(moves, values, best move, node count) from positions along a seeded game. Run it with the
+build before and the build after a change (e.g. two virtual environments) and compare: the
+lines must be equal. The digests cover exact values, so any change of the games played, of a
+tree or of a search's values shows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+
+import eurosearch as es
+
+
+def _digest(items: list) -> str:
+    return hashlib.sha256(repr(items).encode()).hexdigest()[:16]
+
+
+def _positions(g: es.Game, seed: int, count: int) -> list[es.State]:
+    """Decision states spread along one seeded random game."""
+    s, rng, out = g.new_state(seed=seed), random.Random(seed), []
+    while not s.is_terminal():
+        if s.is_chance():
+            s.apply(s.sample_chance(rng.getrandbits(32)))
+            continue
+        if rng.random() < 0.08 and len(out) < count:
+            out.append(s.clone())
+        moves = s.legal_moves()
+        s.apply(moves[rng.randrange(len(moves))])
+    return out
+
+
+def fingerprint(name: str, players: int, positions: int = 6) -> dict[str, str]:
+    g = es.game(name, players=players)
+    scores, dec, ch = g.random_playout_stats(300, 11)
+    random_part = [dec, ch, scores.round(9).tolist()]
+    mcts_part, exp_part = [], []
+    for k, s in enumerate(_positions(g, 5, positions)):
+        p = s.current_player
+        moves, visits, values, _ = s.mcts(p, iterations=400, seed=k)
+        mcts_part.append([list(moves), list(visits), [round(v, 9) for v in values]])
+        moves, visits, values, _ = s.mcts(p, iterations=400, seed=k, information_sets=g.has_hidden_information)
+        mcts_part.append([list(moves), list(visits), [round(v, 9) for v in values]])
+        moves, values, info = s.expectimax(depth=3, iterative=True, max_nodes=20_000, table_bytes=1 << 20)
+        exp_part.append(info["depth"])
+        exp_part.append([list(moves), [round(v, 9) for v in values], info["best"], info["nodes"]])
+    return {"random": _digest(random_part), "mcts": _digest(mcts_part), "expectimax": _digest(exp_part)}
+
+
+def main() -> None:
+    out = {}
+    for name in es.games():
+        spec = es.game_spec(name)
+        for players in sorted({spec.min_players, spec.max_players}):
+            out[f"{name}/{players}"] = fingerprint(name, players)
+    print(json.dumps(out, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
