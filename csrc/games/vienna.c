@@ -43,6 +43,22 @@ static inline int unplaced(const es_game *g, const vienna_state *s, int p) {
     return hand_total(s, p) + (s->white_holder == p && s->white_face != 0);
 }
 
+/* The face of p's white die while it is in p's hand, else 0. */
+static inline int white_face_of(const vienna_state *s, int p) { return s->white_holder == p ? s->white_face : 0; }
+
+/* p holds an unplaced die showing f: a coloured one, or (w) the white one. Move decoders pass
+ * any f, so it is range-checked before it indexes the hand. */
+static inline int holds_die(const vienna_state *s, int p, int f, int w) {
+    if (f < 1 || f > 6) return 0;
+    return w ? white_face_of(s, p) == f : s->hand[p][f - 1] > 0;
+}
+
+/* A die may be turned one pip up or down, without wrapping (VI-A14). */
+static inline int can_step(int f, int up) { return up ? f < 6 : f > 1; }
+
+/* Coloured dice a and b (a <= b) can be placed together: two of them if the faces are equal. */
+static inline int pair_held(const uint8_t *h, int a, int b) { return h[b - 1] > (a == b); }
+
 static inline int sym_of(const vienna_data *d, const vienna_state *s, int p, int sym) {
     return s->sym[p][sym] + (s->special_owner[VI_S_GI] == p ? d->gi[sym] : 0);
 }
@@ -409,21 +425,20 @@ static void evaluate(const es_game *g, vienna_state *s, int from) {
 static int reroll_radix(const vienna_state *s, int p, int radix[7]) {
     int combos = 1;
     for (int f = 0; f < 6; f++) combos *= (radix[f] = s->hand[p][f] + 1);
-    return combos * (radix[6] = s->white_holder == p && s->white_face ? 2 : 1);
+    return combos * (radix[6] = white_face_of(s, p) ? 2 : 1);
 }
 
 /* NUDGE: +-1 without wrapping (VI-A14) */
 static int gen_nudges(const vienna_state *s, int p, es_move *out) {
-    const uint8_t *h = s->hand[p];
-    int wf = s->white_holder == p ? s->white_face : 0, n = 0;
+    int wf = white_face_of(s, p), n = 0;
     for (int f = 1; f <= 6; f++) {
-        if (!h[f - 1]) continue;
-        if (f < 6) out[n++] = MV_NUDGE(f, 1, 0);
-        if (f > 1) out[n++] = MV_NUDGE(f, 0, 0);
+        if (!holds_die(s, p, f, 0)) continue;
+        if (can_step(f, 1)) out[n++] = MV_NUDGE(f, 1, 0);
+        if (can_step(f, 0)) out[n++] = MV_NUDGE(f, 0, 0);
     }
     if (wf) {
-        if (wf < 6) out[n++] = MV_NUDGE(wf, 1, 1);
-        if (wf > 1) out[n++] = MV_NUDGE(wf, 0, 1);
+        if (can_step(wf, 1)) out[n++] = MV_NUDGE(wf, 1, 1);
+        if (can_step(wf, 0)) out[n++] = MV_NUDGE(wf, 0, 1);
     }
     return n;
 }
@@ -464,24 +479,35 @@ typedef struct {
 
 #define VI_MAX_GROUPS 64   /* 6 faces x (alone, 6 pairs, with white) + white alone */
 
+/* Street fields p may still place on: free, and behind the carriage only with a coin for
+ * the bribe (4.5). */
+static uint32_t open_fields(const es_game *g, const vienna_state *s, int p) {
+    uint32_t open = DATA(g)->street_mask & ~s->blocked;
+    int carr = carriage_ref(g, s, p);
+    if (carr >= 0 && s->coins[p] == 0) open &= ~(BIT(carr) - 1);   /* no coin, no bribe */
+    return open;
+}
+
+/* The street fields a die showing a takes, alone (b = 0) or with a second die showing b; a 1
+ * is wild for the holder of the Dice joker (VI-A40). */
+static inline uint32_t dice_fit(const vienna_data *d, int joker, int a, int b) {
+    int aw = joker && a == 1;
+    return b ? d->fit_two[a][aw][b][joker && b == 1] : d->fit_one[a][aw];
+}
+
 /* PLACE (4.4): every distinct choice of 1-2 dice, with the fields it fits. */
 static int placement_groups(const es_game *g, const vienna_state *s, int p, vi_group *out) {
     const vienna_data *d = DATA(g);
-    const uint8_t *h = s->hand[p];
     int joker = s->special_owner[VI_S_JOKER] == p, n = 0;
-    int wf = s->white_holder == p ? s->white_face : 0;
-    uint32_t open = d->street_mask & ~s->blocked;
-    int carr = carriage_ref(g, s, p);
-    if (carr >= 0 && s->coins[p] == 0) open &= ~(BIT(carr) - 1);   /* no coin, no bribe */
+    int wf = white_face_of(s, p);
+    uint32_t open = open_fields(g, s, p);
     for (int a = 1; a <= 6; a++) {
-        if (!h[a - 1]) continue;
-        int aw = joker && a == 1;
-        out[n++] = (vi_group){d->fit_one[a][aw] & open, (int8_t)a, 0, 0};
-        for (int b = a; b <= 6; b++) {
-            if (!h[b - 1] || (a == b && h[a - 1] < 2)) continue;
-            out[n++] = (vi_group){d->fit_two[a][aw][b][joker && b == 1] & open, (int8_t)a, (int8_t)b, 0};
-        }
-        if (wf) out[n++] = (vi_group){d->fit_two[a][aw][wf][joker && wf == 1] & open, (int8_t)a, 0, 1};
+        if (!holds_die(s, p, a, 0)) continue;
+        out[n++] = (vi_group){dice_fit(d, joker, a, 0) & open, (int8_t)a, 0, 0};
+        for (int b = a; b <= 6; b++)
+            if (pair_held(s->hand[p], a, b))
+                out[n++] = (vi_group){dice_fit(d, joker, a, b) & open, (int8_t)a, (int8_t)b, 0};
+        if (wf) out[n++] = (vi_group){dice_fit(d, joker, a, wf) & open, (int8_t)a, 0, 1};
     }
     if (wf) out[n++] = (vi_group){0, 0, 0, 1};   /* the white die alone: only on Geheimbund */
     return n;
@@ -506,11 +532,11 @@ static int gen_prater(const vienna_state *s, int p, es_move *out) {
     int n = 0;
     out[n++] = VI_M_PRATER;   /* skip */
     for (int f = 1; f <= 6; f++) {
-        if (!s->hand[p][f - 1]) continue;
+        if (!holds_die(s, p, f, 0)) continue;
         for (int t = 1; t <= 6; t++)
             if (t != f) out[n++] = MV_PRATER(f, 0, t);
     }
-    int wf = s->white_holder == p ? s->white_face : 0;
+    int wf = white_face_of(s, p);
     if (wf)
         for (int t = 1; t <= 6; t++)
             if (t != wf) out[n++] = MV_PRATER(wf, 1, t);
