@@ -702,6 +702,100 @@ static es_move vi_sample_chance(const es_game *g, const void *vs, es_rng *rng) {
     }
 }
 
+/* ---------------------------------------------------------------- is_legal */
+
+/* REROLL of some of p's dice: each 3-bit digit at most what p holds of that face (the white
+ * digit at most 1, and only with the white die in hand), not all zero, nothing above. */
+static int reroll_legal(const vienna_state *s, int p, uint32_t u) {
+    int radix[7];
+    uint32_t any = 0;
+    reroll_radix(s, p, radix);
+    if (u >> 25) return 0;
+    for (int i = 0; i < 7; i++) {
+        uint32_t digit = (u >> (4 + 3 * i)) & 7;
+        if (digit >= (uint32_t)radix[i]) return 0;
+        any |= digit;
+    }
+    return any != 0;
+}
+
+/* PLACE: (c1, c2, w) must be a group placement_groups lists, and f Geheimbund or one of the
+ * street fields that group fits. */
+static int place_legal(const es_game *g, const vienna_state *s, int p, uint32_t u) {
+    if (u >> 16) return 0;
+    int f = MV_ARG(u, 4, 5), c1 = MV_ARG(u, 9, 3), c2 = MV_ARG(u, 12, 3), w = MV_ARG(u, 15, 1);
+    int wf = white_face_of(s, p);
+    if (!c1) return !c2 && w && wf && f == VI_GEHEIMBUND;   /* the white die alone */
+    if (!holds_die(s, p, c1, 0)) return 0;
+    if (w && (c2 || !wf)) return 0;   /* one coloured die with the white one */
+    if (c2 && (c2 < c1 || c2 > 6 || !pair_held(s->hand[p], c1, c2))) return 0;   /* two coloured dice */
+    if (f == VI_GEHEIMBUND) return 1;
+    uint32_t fields = dice_fit(DATA(g), s->special_owner[VI_S_JOKER] == p, c1, w ? wf : c2) & open_fields(g, s, p);
+    return (fields >> f) & 1;
+}
+
+/* A turn's move, decoded (a turn can list a thousand moves). */
+static int turn_move_legal(const es_game *g, const vienna_state *s, int p, uint32_t u) {
+    switch (MV_TYPE(u)) {
+    case VI_M_REROLL:
+        return may_modify(g, s, p) && reroll_legal(s, p, u);
+    case VI_M_NUDGE:
+        return may_modify(g, s, p) && !(u >> 9) && holds_die(s, p, MV_ARG(u, 4, 3), MV_ARG(u, 8, 1)) &&
+               can_step(MV_ARG(u, 4, 3), MV_ARG(u, 7, 1));
+    case VI_M_PLACE:
+        return place_legal(g, s, p, u);
+    default:
+        return 0;
+    }
+}
+
+/* Membership in vi_legal_moves / vi_chance_outcomes without the list, so that a checked apply
+ * costs little more than an unchecked one (issue 19): at a roll the list is up to 1,512
+ * throws. Every field of m is range-checked before it indexes anything. */
+static int vi_is_legal(const es_game *g, const void *vs, es_move m) {
+    const vienna_state *s = (const vienna_state *)vs;
+    const vienna_data *d = DATA(g);
+    uint32_t u = (uint32_t)m, arg = u >> 4;
+    int p = s->actor, type = MV_TYPE(u);
+    switch (s->phase) {
+    case VI_PH_START:
+        return type == VI_M_START && arg < (uint32_t)g->players;
+    case VI_PH_ROLL:   /* a multiset of roll_n dice, and the white face iff the white die rolls */
+        return type == VI_M_ROLL && es_dice_is_multiset(arg & 0x3FFFF, s->roll_n) &&
+               (s->roll_white ? arg >> 18 >= 1 && arg >> 18 <= 6 : arg >> 18 == 0);
+    case VI_PH_REVEAL:
+        return type == VI_M_REVEAL && arg < (uint32_t)d->n_ptypes && s->deck[arg];
+    case VI_PH_DRAFT:
+        return type == VI_M_DRAFT && arg < (uint32_t)d->n_start && !((s->start_taken >> arg) & 1);
+    case VI_PH_TURN:
+        return turn_move_legal(g, s, p, u);
+    case VI_PH_GENDARME:
+        return type == VI_M_GENDARME && arg < 32 && (((d->street_mask & ~s->blocked) >> arg) & 1);
+    case VI_PH_KRIEAU:
+        return type == VI_M_KRIEAU && arg <= 1;
+    case VI_PH_PRATER:   /* skip, or turn a held die to another face */
+        if (u == VI_M_PRATER) return 1;
+        return type == VI_M_PRATER && !(u >> 11) && holds_die(s, p, MV_ARG(u, 4, 3), MV_ARG(u, 7, 1)) &&
+               MV_ARG(u, 8, 3) >= 1 && MV_ARG(u, 8, 3) <= 6 && MV_ARG(u, 8, 3) != MV_ARG(u, 4, 3);
+    case VI_PH_DOUBLE:
+        return type == VI_M_DOUBLE && arg <= 1;
+    case VI_PH_PERSON:
+        if (u == MV_PERSON_DECLINE) return g->options[VI_OPT_PERSON_OPTIONAL] != 0;
+        return type == VI_M_PERSON && arg < 64 && ((s->display >> arg) & 1);
+    case VI_PH_GLORIETTE:
+        return type == VI_M_GLORIETTE && arg < 3 && !((s->sym_used[p] >> arg) & 1);
+    case VI_PH_TIERGARTEN: {   /* at most 11 options: the list is cheap */
+        es_move opts[1 + VI_MAXP + VI_MAXP * VI_MAXP];
+        int n = tiergarten_options(g, s, p, opts);
+        for (int i = 0; i < n; i++)
+            if (opts[i] == m) return 1;
+        return 0;
+    }
+    default:   /* over */
+        return 0;
+    }
+}
+
 /* ---------------------------------------------------------------- apply */
 
 static void apply_place(const es_game *g, vienna_state *s, es_move m) {
@@ -1636,4 +1730,5 @@ const es_game_def es_vienna_def = {
     .move_kinds = vienna_move_kinds,
     .n_move_kinds = (int)(sizeof vienna_move_kinds / sizeof vienna_move_kinds[0]),
     .observation_layout = vi_observation_layout,
+    .is_legal = vi_is_legal,
 };
