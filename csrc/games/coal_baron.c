@@ -383,11 +383,15 @@ static int space_legal(const es_game *g, const cb_state *s, int p, int sp) {
     }
 }
 
+/* A draw-5 item p may keep: any order card, a tile only if p can pay for it. */
+static inline int keep_affordable(const es_game *g, const cb_state *s, int p, int it) {
+    return s->buf_kind != CB_BUF_TILES || DATA(g)->t_cost[it] <= s->money[p];
+}
+
 static int keep_has_choice(const es_game *g, const cb_state *s) {
     if (s->buf_kind == CB_BUF_ORDERS) return s->buf_n > 0;
-    const cb_data *d = DATA(g);
     for (int i = 0; i < s->buf_n; i++)
-        if (d->t_cost[s->buf[i]] <= s->money[s->turn]) return 1;
+        if (keep_affordable(g, s, s->turn, s->buf[i])) return 1;
     return 0;
 }
 
@@ -397,6 +401,34 @@ static int return_has_choice(const cb_state *s) {
     return 0;
 }
 
+/* Work steps (spec 4.7): the conditions that both the generator and is_legal test. */
+
+/* Cubes p can put on an order from source code src*4 + colour: the cage at the surface (src
+ * 0) or the storage (src 1). */
+static inline int cube_avail(const cb_state *s, int p, int code) {
+    if (code < CB_NCOL) return s->cage_level[p] == 0 ? s->cage[p][code] : 0;
+    return s->storage[p][code - CB_NCOL];
+}
+
+/* Two cubes (codes a <= b) can fill one space together: both there, two if the same. */
+static inline int pair_avail(const int *avail, int a, int b) {
+    return avail[a] && avail[b] && (a != b || avail[a] >= 2);
+}
+
+/* Order c is p's outstanding order and still has an empty space of colour k. */
+static inline int space_to_fill(const cb_data *d, const cb_state *s, int p, int c, int k) {
+    return c < CB_NCARDS && ((s->outstanding[p] >> c) & 1) && s->filled[c][k] < d->spaces[c][k];
+}
+
+/* The cage, down in the mine, has room and its level's minecarts hold a cube of colour x. */
+static inline int can_load(const cb_data *d, const cb_state *s, int p, int x) {
+    int L = s->cage_level[p];
+    return L >= 1 && s->mine[p][L - 1][x] && cage_total(s, p) < d->cage_cap;
+}
+
+/* The cage, at the surface, holds a cube of colour x to store. */
+static inline int can_store(const cb_state *s, int p, int x) { return s->cage_level[p] == 0 && s->cage[p][x]; }
+
 /* ---------------------------------------------------------------- move generation */
 
 static int gen_mining(const es_game *g, const cb_state *s, int p, es_move *out) {
@@ -405,32 +437,24 @@ static int gen_mining(const es_game *g, const cb_state *s, int p, es_move *out) 
     for (int l = 0; l <= CB_NCOL; l++)
         if (l != L) out[n++] = MV_CAGE(l);
     out[n++] = MV_STOP;
-    if (L >= 1) {
-        if (cage_total(s, p) < d->cage_cap)
-            for (int x = 0; x < CB_NCOL; x++)
-                if (s->mine[p][L - 1][x]) out[n++] = MV_LOAD(x);
-    } else {
-        for (int x = 0; x < CB_NCOL; x++)
-            if (s->cage[p][x]) out[n++] = MV_STORE(x);
+    for (int x = 0; x < CB_NCOL; x++) {
+        if (can_load(d, s, p, x)) out[n++] = MV_LOAD(x);
+        if (can_store(s, p, x)) out[n++] = MV_STORE(x);
     }
     /* cube sources: code src*4 + colour, with their counts */
     int avail[8], codes[8], nc = 0;
-    for (int x = 0; x < CB_NCOL; x++) {
-        avail[x] = L == 0 ? s->cage[p][x] : 0;
-        avail[4 + x] = s->storage[p][x];
-    }
     for (int k = 0; k < 8; k++)
-        if (avail[k]) codes[nc++] = k;
+        if ((avail[k] = cube_avail(s, p, k))) codes[nc++] = k;
     if (!nc) return n;
     int pairs[36], np = 0;
     if (left >= 2)
         for (int i = 0; i < nc; i++)
             for (int j = i; j < nc; j++)
-                if (i != j || avail[codes[i]] >= 2) pairs[np++] = codes[i] | codes[j] << 3;
+                if (pair_avail(avail, codes[i], codes[j])) pairs[np++] = codes[i] | codes[j] << 3;
     for (uint64_t x = s->outstanding[p]; x; x &= x - 1) {
         int c = lowest(x);
         for (int k = 0; k < CB_NCOL; k++) {
-            if (s->filled[c][k] >= d->spaces[c][k]) continue;
+            if (!space_to_fill(d, s, p, c, k)) continue;
             if (avail[k]) out[n++] = MV_PUT(0, k, c);
             if (avail[4 + k]) out[n++] = MV_PUT(1, k, c);
             for (int i = 0; i < np; i++) out[n++] = MV_PAIR(pairs[i] & 7, pairs[i] >> 3, c, k);
@@ -441,7 +465,6 @@ static int gen_mining(const es_game *g, const cb_state *s, int p, es_move *out) 
 
 static int cb_legal_moves(const es_game *g, const void *vs, es_move *out) {
     const cb_state *s = (const cb_state *)vs;
-    const cb_data *d = DATA(g);
     int p = s->actor, n = 0;
     switch (s->phase) {
     case CB_PH_DRAFT:
@@ -465,7 +488,7 @@ static int cb_legal_moves(const es_game *g, const void *vs, es_move *out) {
             int it = s->buf[i];
             if ((seen >> it) & 1) continue;
             seen |= 1ull << it;
-            if (s->buf_kind == CB_BUF_TILES && d->t_cost[it] > s->money[p]) continue;
+            if (!keep_affordable(g, s, p, it)) continue;
             out[n++] = MV_KEEP(it);
         }
         return n;
