@@ -556,6 +556,82 @@ static es_move cb_sample_chance(const es_game *g, const void *vs, es_rng *rng) {
     return 0;
 }
 
+/* ---------------------------------------------------------------- is_legal */
+
+/* A work step, decoded: a mining turn lists up to 2,200 steps (every pair of cubes for every
+ * space of every order). Fields are range-checked before they index anything. */
+static int mining_legal(const es_game *g, const cb_state *s, int p, uint32_t u) {
+    const cb_data *d = DATA(g);
+    uint32_t arg = u >> 5;
+    switch (MV_TYPE(u)) {
+    case CB_M_CAGE:
+        return arg <= CB_NCOL && arg != s->cage_level[p];
+    case CB_M_STOP:
+        return arg == 0;
+    case CB_M_LOAD:
+        return arg < CB_NCOL && can_load(d, s, p, (int)arg);
+    case CB_M_STORE:
+        return arg < CB_NCOL && can_store(s, p, (int)arg);
+    case CB_M_PUT: {   /* src (1 bit), colour (2), card (6) */
+        int src = arg & 1, x = (arg >> 1) & 3;
+        return arg >> 9 == 0 && cube_avail(s, p, src * 4 + x) && space_to_fill(d, s, p, (int)(arg >> 3), x);
+    }
+    case CB_M_PAIR: {   /* codes a <= b (3 bits each), card (6), colour of the space (2) */
+        int avail[8], a = arg & 7, b = (arg >> 3) & 7;
+        if (arg >> 14 || s->steps < 2 || a > b) return 0;
+        for (int k = 0; k < 8; k++) avail[k] = cube_avail(s, p, k);
+        return pair_avail(avail, a, b) && space_to_fill(d, s, p, (arg >> 6) & 63, (int)(arg >> 12));
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Item it is in the draw-5 buffer at or after position from. */
+static int in_buffer(const cb_state *s, int from, uint32_t it) {
+    for (int i = from; i < s->buf_n; i++)
+        if (s->buf[i] == it) return 1;
+    return 0;
+}
+
+/* Membership in cb_legal_moves / cb_chance_outcomes without the list, so that a checked apply
+ * costs little more than an unchecked one (issue 19). */
+static int cb_is_legal(const es_game *g, const void *vs, es_move m) {
+    const cb_state *s = (const cb_state *)vs;
+    uint32_t u = (uint32_t)m, arg = u >> 5;
+    int p = s->actor, type = MV_TYPE(u);
+    switch (s->phase) {
+    case CB_PH_START:
+        return type == CB_M_START && arg < (uint32_t)g->players;
+    case CB_PH_SETUP_TILES:
+    case CB_PH_POOL:
+    case CB_PH_DISPLAY:
+    case CB_PH_DRAW5:
+    case CB_PH_REFILL: {   /* an item of the deck's unknown part */
+        int kind = chance_kind(s);
+        if (kind == CB_BUF_NONE || type != (kind == CB_BUF_TILES ? CB_M_TILE : CB_M_CARD)) return 0;
+        return arg < (uint32_t)ntypes_of(kind) && cdeck_of(s, kind)->unknown[arg];
+    }
+    case CB_PH_DRAFT:
+        return type == CB_M_DRAFT && arg < 64 && ((s->pool >> arg) & 1);
+    case CB_PH_PLACE:
+        return type == CB_M_PLACE && (arg == CB_BANK || (arg < CB_NSPACES && space_legal(g, s, p, (int)arg)));
+    case CB_PH_MINE:
+        return mining_legal(g, s, p, u);
+    case CB_PH_SHORTAGE:
+        return type == CB_M_SHORTAGE && arg < CB_NCOL && s->coal[arg];
+    case CB_PH_KEEP:
+        if (type != CB_M_KEEP) return 0;
+        return arg == CB_KEEP_NONE || (in_buffer(s, 0, arg) && keep_affordable(g, s, p, (int)arg));
+    case CB_PH_DEST:
+        return type == CB_M_DEST && arg <= 1;
+    case CB_PH_RETURN:
+        return type == CB_M_RETURN && in_buffer(s, s->buf_ordered, arg);
+    default:   /* over */
+        return 0;
+    }
+}
+
 /* ---------------------------------------------------------------- apply */
 
 static void apply_place(const es_game *g, cb_state *s, int p, int sp) {
@@ -1769,4 +1845,5 @@ const es_game_def es_coal_baron_def = {
     .move_kinds = cb_move_kinds,
     .n_move_kinds = (int)(sizeof cb_move_kinds / sizeof cb_move_kinds[0]),
     .observation_layout = cb_observation_layout,
+    .is_legal = cb_is_legal,
 };
