@@ -501,11 +501,12 @@ static int placement_groups(const es_game *g, const vienna_state *s, int p, vi_g
     int joker = s->special_owner[VI_S_JOKER] == p, n = 0;
     int wf = white_face_of(s, p);
     uint32_t open = open_fields(g, s, p);
+    const uint8_t *h = s->hand[p];
     for (int a = 1; a <= 6; a++) {
-        if (!holds_die(s, p, a, 0)) continue;
+        if (!h[a - 1]) continue;
         out[n++] = (vi_group){dice_fit(d, joker, a, 0) & open, (int8_t)a, 0, 0};
         for (int b = a; b <= 6; b++)
-            if (pair_held(s->hand[p], a, b))
+            if (pair_held(h, a, b))
                 out[n++] = (vi_group){dice_fit(d, joker, a, b) & open, (int8_t)a, (int8_t)b, 0};
         if (wf) out[n++] = (vi_group){dice_fit(d, joker, a, wf) & open, (int8_t)a, 0, 1};
     }
