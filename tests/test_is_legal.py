@@ -20,6 +20,8 @@ OPTION_VARIANTS: dict[str, list[dict]] = {
     "oh_my_goods": [{"phase1_redraw": "all_or_nothing", "final_round": "full_round"},
                     {"worker_leaves_after_production": True}],
     "wolsung": [{"hidden_placement": True}],
+    # bribes measured from the furthest field, declining a person, paid changes only on the roll turn
+    "vienna": [{"carriage": "furthest", "person_optional": True}, {"modify_every_turn": False}],
 }
 
 
@@ -69,6 +71,23 @@ def test_is_legal_is_membership_in_the_lists(name: str, players: int, options: d
             s.apply(rng.choice(sorted(listed)))
         assert not s.is_legal(0) and not s.is_legal(seen[-1])   # nothing is legal at the end
     assert checked > 1000
+
+
+@pytest.mark.parametrize("name", es.games())
+def test_is_legal_at_the_setup_chance_nodes(name: str) -> None:
+    """new_state(seed=...) resolves the setup's chance nodes (first start player, dealt cards,
+    initial displays), so the walks above never ask is_legal there: walk them here."""
+    g = es.game(name, players=es.game_spec(name).max_players)
+    rng = random.Random(11)
+    for _ in range(3):
+        s = g.new_state()
+        seen: list[int] = []
+        while s.is_chance():
+            listed = _listed(s)
+            for c in _candidates(listed, seen, rng):
+                assert s.is_legal(c) == (c in listed), (name, c, c in listed)
+            seen.extend(sorted(listed)[:3])
+            s.apply(rng.choice(sorted(listed)))
 
 
 @pytest.mark.parametrize("name", es.games())

@@ -3,8 +3,8 @@
 An out-of-bounds read in a validator or a rule seldom crashes a normal build: it reads a
 neighbour's bytes and carries on. This test builds a second copy of the package with the
 CMake option ES_SANITIZE=ON (-fsanitize=address,undefined, every report fatal) into a
-temporary directory and runs the fuzz, random-play and validator tests of every game against
-it in a subprocess. Any sanitizer report fails the run.
+temporary directory and runs the fuzz, random-play, validator and is_legal tests of every
+game against it in a subprocess. Any sanitizer report fails the run.
 
 Skipped (with the reason) only outside CI when there is no C compiler with the sanitizer
 runtimes; under CI (CI=true) a missing toolchain is a failure, so the job cannot pass
@@ -24,12 +24,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-#: the tests run against the sanitized build: fuzzing, random play, validator hardening
+#: the tests run against the sanitized build: fuzzing, random play, validator hardening, is_legal
 SANITIZED_TESTS = [
     "tests/test_fuzz.py",
     "tests/test_random_move.py",
     "tests/test_validation_hardening.py",
     "tests/test_validation_closure.py",
+    "tests/test_is_legal.py",   # is_legal hooks decode arbitrary ints: every field range-checked
 ]
 #: smaller example counts than the plain suite: an instrumented build runs a few times slower
 SANITIZED_ENV = {"ES_FUZZ_EXAMPLES": "120", "ES_HARDEN_EVERY": "5", "ES_CLOSURE_EVERY": "25"}

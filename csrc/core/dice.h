@@ -29,6 +29,16 @@ static inline void es_dice_roll(es_rng *r, int j, uint8_t counts[6]) {
     for (int i = 0; i < j; i++) counts[es_rng_u32_below(r, 6)]++;
 }
 
+/* 1 iff v is one of the packed multisets es_dice_multisets(j) lists: nothing above the 18
+ * count bits and the six counts add up to j. Lets a checked apply test a roll outcome without
+ * listing C(j+5,5) of them. Exact for j <= 7 (a count of 8 does not fit its 3 bits). */
+static inline int es_dice_is_multiset(uint32_t v, int j) {
+    if (v >> 18) return 0;
+    int total = 0;
+    for (int f = 0; f < 6; f++) total += (int)((v >> (3 * f)) & 7);
+    return total == j;
+}
+
 /* Number of orderings of a multiset: j!/(c1!...c6!). */
 uint32_t es_dice_weight(const uint8_t counts[6]);
 /* 6^j */

@@ -383,11 +383,15 @@ static int space_legal(const es_game *g, const cb_state *s, int p, int sp) {
     }
 }
 
+/* A draw-5 item p may keep: any order card, a tile only if p can pay for it. */
+static inline int keep_affordable(const es_game *g, const cb_state *s, int p, int it) {
+    return s->buf_kind != CB_BUF_TILES || DATA(g)->t_cost[it] <= s->money[p];
+}
+
 static int keep_has_choice(const es_game *g, const cb_state *s) {
     if (s->buf_kind == CB_BUF_ORDERS) return s->buf_n > 0;
-    const cb_data *d = DATA(g);
     for (int i = 0; i < s->buf_n; i++)
-        if (d->t_cost[s->buf[i]] <= s->money[s->turn]) return 1;
+        if (keep_affordable(g, s, s->turn, s->buf[i])) return 1;
     return 0;
 }
 
@@ -397,6 +401,34 @@ static int return_has_choice(const cb_state *s) {
     return 0;
 }
 
+/* Work steps (spec 4.7): the conditions that both the generator and is_legal test. */
+
+/* Cubes p can put on an order from source code src*4 + colour: the cage at the surface (src
+ * 0) or the storage (src 1). */
+static inline int cube_avail(const cb_state *s, int p, int code) {
+    if (code < CB_NCOL) return s->cage_level[p] == 0 ? s->cage[p][code] : 0;
+    return s->storage[p][code - CB_NCOL];
+}
+
+/* Two cubes (codes a <= b) can fill one space together: both there, two if the same. */
+static inline int pair_avail(const int *avail, int a, int b) {
+    return avail[a] && avail[b] && (a != b || avail[a] >= 2);
+}
+
+/* Order c is p's outstanding order and still has an empty space of colour k. */
+static inline int space_to_fill(const cb_data *d, const cb_state *s, int p, int c, int k) {
+    return c < CB_NCARDS && ((s->outstanding[p] >> c) & 1) && s->filled[c][k] < d->spaces[c][k];
+}
+
+/* The cage, down in the mine, has room and its level's minecarts hold a cube of colour x. */
+static inline int can_load(const cb_data *d, const cb_state *s, int p, int x) {
+    int L = s->cage_level[p];
+    return L >= 1 && s->mine[p][L - 1][x] && cage_total(s, p) < d->cage_cap;
+}
+
+/* The cage, at the surface, holds a cube of colour x to store. */
+static inline int can_store(const cb_state *s, int p, int x) { return s->cage_level[p] == 0 && s->cage[p][x]; }
+
 /* ---------------------------------------------------------------- move generation */
 
 static int gen_mining(const es_game *g, const cb_state *s, int p, es_move *out) {
@@ -405,32 +437,24 @@ static int gen_mining(const es_game *g, const cb_state *s, int p, es_move *out) 
     for (int l = 0; l <= CB_NCOL; l++)
         if (l != L) out[n++] = MV_CAGE(l);
     out[n++] = MV_STOP;
-    if (L >= 1) {
-        if (cage_total(s, p) < d->cage_cap)
-            for (int x = 0; x < CB_NCOL; x++)
-                if (s->mine[p][L - 1][x]) out[n++] = MV_LOAD(x);
-    } else {
-        for (int x = 0; x < CB_NCOL; x++)
-            if (s->cage[p][x]) out[n++] = MV_STORE(x);
+    for (int x = 0; x < CB_NCOL; x++) {
+        if (can_load(d, s, p, x)) out[n++] = MV_LOAD(x);
+        if (can_store(s, p, x)) out[n++] = MV_STORE(x);
     }
     /* cube sources: code src*4 + colour, with their counts */
     int avail[8], codes[8], nc = 0;
-    for (int x = 0; x < CB_NCOL; x++) {
-        avail[x] = L == 0 ? s->cage[p][x] : 0;
-        avail[4 + x] = s->storage[p][x];
-    }
     for (int k = 0; k < 8; k++)
-        if (avail[k]) codes[nc++] = k;
+        if ((avail[k] = cube_avail(s, p, k))) codes[nc++] = k;
     if (!nc) return n;
     int pairs[36], np = 0;
     if (left >= 2)
         for (int i = 0; i < nc; i++)
             for (int j = i; j < nc; j++)
-                if (i != j || avail[codes[i]] >= 2) pairs[np++] = codes[i] | codes[j] << 3;
+                if (pair_avail(avail, codes[i], codes[j])) pairs[np++] = codes[i] | codes[j] << 3;
     for (uint64_t x = s->outstanding[p]; x; x &= x - 1) {
         int c = lowest(x);
         for (int k = 0; k < CB_NCOL; k++) {
-            if (s->filled[c][k] >= d->spaces[c][k]) continue;
+            if (!space_to_fill(d, s, p, c, k)) continue;
             if (avail[k]) out[n++] = MV_PUT(0, k, c);
             if (avail[4 + k]) out[n++] = MV_PUT(1, k, c);
             for (int i = 0; i < np; i++) out[n++] = MV_PAIR(pairs[i] & 7, pairs[i] >> 3, c, k);
@@ -441,7 +465,6 @@ static int gen_mining(const es_game *g, const cb_state *s, int p, es_move *out) 
 
 static int cb_legal_moves(const es_game *g, const void *vs, es_move *out) {
     const cb_state *s = (const cb_state *)vs;
-    const cb_data *d = DATA(g);
     int p = s->actor, n = 0;
     switch (s->phase) {
     case CB_PH_DRAFT:
@@ -465,7 +488,7 @@ static int cb_legal_moves(const es_game *g, const void *vs, es_move *out) {
             int it = s->buf[i];
             if ((seen >> it) & 1) continue;
             seen |= 1ull << it;
-            if (s->buf_kind == CB_BUF_TILES && d->t_cost[it] > s->money[p]) continue;
+            if (!keep_affordable(g, s, p, it)) continue;
             out[n++] = MV_KEEP(it);
         }
         return n;
@@ -531,6 +554,82 @@ static es_move cb_sample_chance(const es_game *g, const void *vs, es_rng *rng) {
     if (kind == CB_BUF_TILES) return MV_TILE(es_kdeck_sample(&s->tiles, CB_NTYPES, rng));
     if (kind == CB_BUF_ORDERS) return MV_CARD(es_kdeck_sample(&s->orders, CB_NCARDS, rng));
     return 0;
+}
+
+/* ---------------------------------------------------------------- is_legal */
+
+/* A work step, decoded: a mining turn lists up to 2,200 steps (every pair of cubes for every
+ * space of every order). Fields are range-checked before they index anything. */
+static int mining_legal(const es_game *g, const cb_state *s, int p, uint32_t u) {
+    const cb_data *d = DATA(g);
+    uint32_t arg = u >> 5;
+    switch (MV_TYPE(u)) {
+    case CB_M_CAGE:
+        return arg <= CB_NCOL && arg != s->cage_level[p];
+    case CB_M_STOP:
+        return arg == 0;
+    case CB_M_LOAD:
+        return arg < CB_NCOL && can_load(d, s, p, (int)arg);
+    case CB_M_STORE:
+        return arg < CB_NCOL && can_store(s, p, (int)arg);
+    case CB_M_PUT: {   /* src (1 bit), colour (2), card (6) */
+        int src = arg & 1, x = (arg >> 1) & 3;
+        return arg >> 9 == 0 && cube_avail(s, p, src * 4 + x) && space_to_fill(d, s, p, (int)(arg >> 3), x);
+    }
+    case CB_M_PAIR: {   /* codes a <= b (3 bits each), card (6), colour of the space (2) */
+        int avail[8], a = arg & 7, b = (arg >> 3) & 7;
+        if (arg >> 14 || s->steps < 2 || a > b) return 0;
+        for (int k = 0; k < 8; k++) avail[k] = cube_avail(s, p, k);
+        return pair_avail(avail, a, b) && space_to_fill(d, s, p, (arg >> 6) & 63, (int)(arg >> 12));
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Item it is in the draw-5 buffer at or after position from. */
+static int in_buffer(const cb_state *s, int from, uint32_t it) {
+    for (int i = from; i < s->buf_n; i++)
+        if (s->buf[i] == it) return 1;
+    return 0;
+}
+
+/* Membership in cb_legal_moves / cb_chance_outcomes without the list, so that a checked apply
+ * costs little more than an unchecked one (issue 19). */
+static int cb_is_legal(const es_game *g, const void *vs, es_move m) {
+    const cb_state *s = (const cb_state *)vs;
+    uint32_t u = (uint32_t)m, arg = u >> 5;
+    int p = s->actor, type = MV_TYPE(u);
+    switch (s->phase) {
+    case CB_PH_START:
+        return type == CB_M_START && arg < (uint32_t)g->players;
+    case CB_PH_SETUP_TILES:
+    case CB_PH_POOL:
+    case CB_PH_DISPLAY:
+    case CB_PH_DRAW5:
+    case CB_PH_REFILL: {   /* an item of the deck's unknown part */
+        int kind = chance_kind(s);
+        if (kind == CB_BUF_NONE || type != (kind == CB_BUF_TILES ? CB_M_TILE : CB_M_CARD)) return 0;
+        return arg < (uint32_t)ntypes_of(kind) && cdeck_of(s, kind)->unknown[arg];
+    }
+    case CB_PH_DRAFT:
+        return type == CB_M_DRAFT && arg < 64 && ((s->pool >> arg) & 1);
+    case CB_PH_PLACE:
+        return type == CB_M_PLACE && (arg == CB_BANK || (arg < CB_NSPACES && space_legal(g, s, p, (int)arg)));
+    case CB_PH_MINE:
+        return mining_legal(g, s, p, u);
+    case CB_PH_SHORTAGE:
+        return type == CB_M_SHORTAGE && arg < CB_NCOL && s->coal[arg];
+    case CB_PH_KEEP:
+        if (type != CB_M_KEEP) return 0;
+        return arg == CB_KEEP_NONE || (in_buffer(s, 0, arg) && keep_affordable(g, s, p, (int)arg));
+    case CB_PH_DEST:
+        return type == CB_M_DEST && arg <= 1;
+    case CB_PH_RETURN:
+        return type == CB_M_RETURN && in_buffer(s, s->buf_ordered, arg);
+    default:   /* over */
+        return 0;
+    }
 }
 
 /* ---------------------------------------------------------------- apply */
@@ -1746,4 +1845,5 @@ const es_game_def es_coal_baron_def = {
     .move_kinds = cb_move_kinds,
     .n_move_kinds = (int)(sizeof cb_move_kinds / sizeof cb_move_kinds[0]),
     .observation_layout = cb_observation_layout,
+    .is_legal = cb_is_legal,
 };

@@ -43,6 +43,22 @@ static inline int unplaced(const es_game *g, const vienna_state *s, int p) {
     return hand_total(s, p) + (s->white_holder == p && s->white_face != 0);
 }
 
+/* The face of p's white die while it is in p's hand, else 0. */
+static inline int white_face_of(const vienna_state *s, int p) { return s->white_holder == p ? s->white_face : 0; }
+
+/* p holds an unplaced die showing f: a coloured one, or (w) the white one. Move decoders pass
+ * any f, so it is range-checked before it indexes the hand. */
+static inline int holds_die(const vienna_state *s, int p, int f, int w) {
+    if (f < 1 || f > 6) return 0;
+    return w ? white_face_of(s, p) == f : s->hand[p][f - 1] > 0;
+}
+
+/* A die may be turned one pip up or down, without wrapping (VI-A14). */
+static inline int can_step(int f, int up) { return up ? f < 6 : f > 1; }
+
+/* Coloured dice a and b (a <= b) can be placed together: two of them if the faces are equal. */
+static inline int pair_held(const uint8_t *h, int a, int b) { return h[b - 1] > (a == b); }
+
 static inline int sym_of(const vienna_data *d, const vienna_state *s, int p, int sym) {
     return s->sym[p][sym] + (s->special_owner[VI_S_GI] == p ? d->gi[sym] : 0);
 }
@@ -409,21 +425,20 @@ static void evaluate(const es_game *g, vienna_state *s, int from) {
 static int reroll_radix(const vienna_state *s, int p, int radix[7]) {
     int combos = 1;
     for (int f = 0; f < 6; f++) combos *= (radix[f] = s->hand[p][f] + 1);
-    return combos * (radix[6] = s->white_holder == p && s->white_face ? 2 : 1);
+    return combos * (radix[6] = white_face_of(s, p) ? 2 : 1);
 }
 
 /* NUDGE: +-1 without wrapping (VI-A14) */
 static int gen_nudges(const vienna_state *s, int p, es_move *out) {
-    const uint8_t *h = s->hand[p];
-    int wf = s->white_holder == p ? s->white_face : 0, n = 0;
+    int wf = white_face_of(s, p), n = 0;
     for (int f = 1; f <= 6; f++) {
-        if (!h[f - 1]) continue;
-        if (f < 6) out[n++] = MV_NUDGE(f, 1, 0);
-        if (f > 1) out[n++] = MV_NUDGE(f, 0, 0);
+        if (!holds_die(s, p, f, 0)) continue;
+        if (can_step(f, 1)) out[n++] = MV_NUDGE(f, 1, 0);
+        if (can_step(f, 0)) out[n++] = MV_NUDGE(f, 0, 0);
     }
     if (wf) {
-        if (wf < 6) out[n++] = MV_NUDGE(wf, 1, 1);
-        if (wf > 1) out[n++] = MV_NUDGE(wf, 0, 1);
+        if (can_step(wf, 1)) out[n++] = MV_NUDGE(wf, 1, 1);
+        if (can_step(wf, 0)) out[n++] = MV_NUDGE(wf, 0, 1);
     }
     return n;
 }
@@ -464,24 +479,36 @@ typedef struct {
 
 #define VI_MAX_GROUPS 64   /* 6 faces x (alone, 6 pairs, with white) + white alone */
 
+/* Street fields p may still place on: free, and behind the carriage only with a coin for
+ * the bribe (4.5). */
+static uint32_t open_fields(const es_game *g, const vienna_state *s, int p) {
+    uint32_t open = DATA(g)->street_mask & ~s->blocked;
+    int carr = carriage_ref(g, s, p);
+    if (carr >= 0 && s->coins[p] == 0) open &= ~(BIT(carr) - 1);   /* no coin, no bribe */
+    return open;
+}
+
+/* The street fields a die showing a takes, alone (b = 0) or with a second die showing b; a 1
+ * is wild for the holder of the Dice joker (VI-A40). */
+static inline uint32_t dice_fit(const vienna_data *d, int joker, int a, int b) {
+    int aw = joker && a == 1;
+    return b ? d->fit_two[a][aw][b][joker && b == 1] : d->fit_one[a][aw];
+}
+
 /* PLACE (4.4): every distinct choice of 1-2 dice, with the fields it fits. */
 static int placement_groups(const es_game *g, const vienna_state *s, int p, vi_group *out) {
     const vienna_data *d = DATA(g);
-    const uint8_t *h = s->hand[p];
     int joker = s->special_owner[VI_S_JOKER] == p, n = 0;
-    int wf = s->white_holder == p ? s->white_face : 0;
-    uint32_t open = d->street_mask & ~s->blocked;
-    int carr = carriage_ref(g, s, p);
-    if (carr >= 0 && s->coins[p] == 0) open &= ~(BIT(carr) - 1);   /* no coin, no bribe */
+    int wf = white_face_of(s, p);
+    uint32_t open = open_fields(g, s, p);
+    const uint8_t *h = s->hand[p];
     for (int a = 1; a <= 6; a++) {
         if (!h[a - 1]) continue;
-        int aw = joker && a == 1;
-        out[n++] = (vi_group){d->fit_one[a][aw] & open, (int8_t)a, 0, 0};
-        for (int b = a; b <= 6; b++) {
-            if (!h[b - 1] || (a == b && h[a - 1] < 2)) continue;
-            out[n++] = (vi_group){d->fit_two[a][aw][b][joker && b == 1] & open, (int8_t)a, (int8_t)b, 0};
-        }
-        if (wf) out[n++] = (vi_group){d->fit_two[a][aw][wf][joker && wf == 1] & open, (int8_t)a, 0, 1};
+        out[n++] = (vi_group){dice_fit(d, joker, a, 0) & open, (int8_t)a, 0, 0};
+        for (int b = a; b <= 6; b++)
+            if (pair_held(h, a, b))
+                out[n++] = (vi_group){dice_fit(d, joker, a, b) & open, (int8_t)a, (int8_t)b, 0};
+        if (wf) out[n++] = (vi_group){dice_fit(d, joker, a, wf) & open, (int8_t)a, 0, 1};
     }
     if (wf) out[n++] = (vi_group){0, 0, 0, 1};   /* the white die alone: only on Geheimbund */
     return n;
@@ -506,11 +533,11 @@ static int gen_prater(const vienna_state *s, int p, es_move *out) {
     int n = 0;
     out[n++] = VI_M_PRATER;   /* skip */
     for (int f = 1; f <= 6; f++) {
-        if (!s->hand[p][f - 1]) continue;
+        if (!holds_die(s, p, f, 0)) continue;
         for (int t = 1; t <= 6; t++)
             if (t != f) out[n++] = MV_PRATER(f, 0, t);
     }
-    int wf = s->white_holder == p ? s->white_face : 0;
+    int wf = white_face_of(s, p);
     if (wf)
         for (int t = 1; t <= 6; t++)
             if (t != wf) out[n++] = MV_PRATER(wf, 1, t);
@@ -672,6 +699,100 @@ static es_move vi_sample_chance(const es_game *g, const void *vs, es_rng *rng) {
     case VI_PH_REVEAL:
         return MV_REVEAL(es_multiset_draw(s->deck, DATA(g)->n_ptypes, s->deck_total, rng));
     default:
+        return 0;
+    }
+}
+
+/* ---------------------------------------------------------------- is_legal */
+
+/* REROLL of some of p's dice: each 3-bit digit at most what p holds of that face (the white
+ * digit at most 1, and only with the white die in hand), not all zero, nothing above. */
+static int reroll_legal(const vienna_state *s, int p, uint32_t u) {
+    int radix[7];
+    uint32_t any = 0;
+    reroll_radix(s, p, radix);
+    if (u >> 25) return 0;
+    for (int i = 0; i < 7; i++) {
+        uint32_t digit = (u >> (4 + 3 * i)) & 7;
+        if (digit >= (uint32_t)radix[i]) return 0;
+        any |= digit;
+    }
+    return any != 0;
+}
+
+/* PLACE: (c1, c2, w) must be a group placement_groups lists, and f Geheimbund or one of the
+ * street fields that group fits. */
+static int place_legal(const es_game *g, const vienna_state *s, int p, uint32_t u) {
+    if (u >> 16) return 0;
+    int f = MV_ARG(u, 4, 5), c1 = MV_ARG(u, 9, 3), c2 = MV_ARG(u, 12, 3), w = MV_ARG(u, 15, 1);
+    int wf = white_face_of(s, p);
+    if (!c1) return !c2 && w && wf && f == VI_GEHEIMBUND;   /* the white die alone */
+    if (!holds_die(s, p, c1, 0)) return 0;
+    if (w && (c2 || !wf)) return 0;   /* one coloured die with the white one */
+    if (c2 && (c2 < c1 || c2 > 6 || !pair_held(s->hand[p], c1, c2))) return 0;   /* two coloured dice */
+    if (f == VI_GEHEIMBUND) return 1;
+    uint32_t fields = dice_fit(DATA(g), s->special_owner[VI_S_JOKER] == p, c1, w ? wf : c2) & open_fields(g, s, p);
+    return (fields >> f) & 1;
+}
+
+/* A turn's move, decoded (a turn can list a thousand moves). */
+static int turn_move_legal(const es_game *g, const vienna_state *s, int p, uint32_t u) {
+    switch (MV_TYPE(u)) {
+    case VI_M_REROLL:
+        return may_modify(g, s, p) && reroll_legal(s, p, u);
+    case VI_M_NUDGE:
+        return may_modify(g, s, p) && !(u >> 9) && holds_die(s, p, MV_ARG(u, 4, 3), MV_ARG(u, 8, 1)) &&
+               can_step(MV_ARG(u, 4, 3), MV_ARG(u, 7, 1));
+    case VI_M_PLACE:
+        return place_legal(g, s, p, u);
+    default:
+        return 0;
+    }
+}
+
+/* Membership in vi_legal_moves / vi_chance_outcomes without the list, so that a checked apply
+ * costs little more than an unchecked one (issue 19): at a roll the list is up to 1,512
+ * throws. Every field of m is range-checked before it indexes anything. */
+static int vi_is_legal(const es_game *g, const void *vs, es_move m) {
+    const vienna_state *s = (const vienna_state *)vs;
+    const vienna_data *d = DATA(g);
+    uint32_t u = (uint32_t)m, arg = u >> 4;
+    int p = s->actor, type = MV_TYPE(u);
+    switch (s->phase) {
+    case VI_PH_START:
+        return type == VI_M_START && arg < (uint32_t)g->players;
+    case VI_PH_ROLL:   /* a multiset of roll_n dice, and the white face iff the white die rolls */
+        return type == VI_M_ROLL && es_dice_is_multiset(arg & 0x3FFFF, s->roll_n) &&
+               (s->roll_white ? arg >> 18 >= 1 && arg >> 18 <= 6 : arg >> 18 == 0);
+    case VI_PH_REVEAL:
+        return type == VI_M_REVEAL && arg < (uint32_t)d->n_ptypes && s->deck[arg];
+    case VI_PH_DRAFT:
+        return type == VI_M_DRAFT && arg < (uint32_t)d->n_start && !((s->start_taken >> arg) & 1);
+    case VI_PH_TURN:
+        return turn_move_legal(g, s, p, u);
+    case VI_PH_GENDARME:
+        return type == VI_M_GENDARME && arg < 32 && (((d->street_mask & ~s->blocked) >> arg) & 1);
+    case VI_PH_KRIEAU:
+        return type == VI_M_KRIEAU && arg <= 1;
+    case VI_PH_PRATER:   /* skip, or turn a held die to another face */
+        if (u == VI_M_PRATER) return 1;
+        return type == VI_M_PRATER && !(u >> 11) && holds_die(s, p, MV_ARG(u, 4, 3), MV_ARG(u, 7, 1)) &&
+               MV_ARG(u, 8, 3) >= 1 && MV_ARG(u, 8, 3) <= 6 && MV_ARG(u, 8, 3) != MV_ARG(u, 4, 3);
+    case VI_PH_DOUBLE:
+        return type == VI_M_DOUBLE && arg <= 1;
+    case VI_PH_PERSON:
+        if (u == MV_PERSON_DECLINE) return g->options[VI_OPT_PERSON_OPTIONAL] != 0;
+        return type == VI_M_PERSON && arg < 64 && ((s->display >> arg) & 1);
+    case VI_PH_GLORIETTE:
+        return type == VI_M_GLORIETTE && arg < 3 && !((s->sym_used[p] >> arg) & 1);
+    case VI_PH_TIERGARTEN: {   /* at most 11 options: the list is cheap */
+        es_move opts[1 + VI_MAXP + VI_MAXP * VI_MAXP];
+        int n = tiergarten_options(g, s, p, opts);
+        for (int i = 0; i < n; i++)
+            if (opts[i] == m) return 1;
+        return 0;
+    }
+    default:   /* over */
         return 0;
     }
 }
@@ -1610,4 +1731,5 @@ const es_game_def es_vienna_def = {
     .move_kinds = vienna_move_kinds,
     .n_move_kinds = (int)(sizeof vienna_move_kinds / sizeof vienna_move_kinds[0]),
     .observation_layout = vi_observation_layout,
+    .is_legal = vi_is_legal,
 };
