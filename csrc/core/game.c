@@ -7,6 +7,7 @@
 
 #include "eurosearch.h"
 #include "hash.h"
+#include "legal.h"
 #include "rng.h"
 #include "search.h"
 #include "stop.h"
@@ -196,9 +197,7 @@ int es_is_legal(const es_game *g, const void *s, es_move m) {
     int cp = g->def->current_player(g, s), n;
     if (cp == ES_TERMINAL) return 0;
     n = cp == ES_CHANCE ? g->def->chance_outcomes(g, s, moves, prob) : g->def->legal_moves(g, s, moves);
-    for (int i = 0; i < n; i++)
-        if (moves[i] == m) return 1;
-    return 0;
+    return es_moves_have(moves, n, m);
 }
 
 int es_apply(const es_game *g, void *s, es_move m) {
