@@ -19,7 +19,10 @@ INT32 = (-(1 << 31), (1 << 31) - 1)
 OPTION_VARIANTS: dict[str, list[dict]] = {
     "oh_my_goods": [{"phase1_redraw": "all_or_nothing", "final_round": "full_round"},
                     {"worker_leaves_after_production": True}],
-    "wolsung": [{"hidden_placement": True}],
+    "wolsung": [{"hidden_placement": True},
+                {"exchange_allows_gold_input": True, "converter_accepts_gold": True,   # more payments
+                 "fe_single_pick_only": True, "time_machine_per_factory": True, "finite_supply": True}],
+    "bruges": [{"start_player": 1}],   # no start-player chance node
 }
 
 
