@@ -118,3 +118,23 @@ def test_apply_cost_reports_both_kinds_of_node(name: str) -> None:
         assert c["chance_unchecked_ns"] > 0 and c["chance_checked_ns"] > 0
     with pytest.raises(ValueError):
         g.apply_cost(0)
+
+
+def test_backgammon_is_legal_over_every_play_id() -> None:
+    """Backgammon lists a play once per resulting position, under its smallest id: its hook must
+    refuse the same play in another order or with the dice the other way round, and must know the
+    forced cases (one die, the higher die, the pass). Every play id (from1, from2 = 0..25, the
+    high-first bit), on every decision of 30 games, bear-offs included."""
+    g = es.game("backgammon")
+    rng = random.Random(3)
+    plays = [1 | f1 << 2 | f2 << 7 | h << 12 for f1 in range(26) for f2 in range(26) for h in range(2)]
+    nodes = 0
+    for seed in range(30):
+        s = g.new_state(seed=seed)
+        while not s.is_terminal():
+            listed = _listed(s)
+            if not s.is_chance():
+                assert [c for c in plays if s.is_legal(c) != (c in listed)] == [], s.to_json()
+                nodes += 1
+            s.apply(rng.choice(sorted(listed)))
+    assert nodes > 1000
