@@ -19,7 +19,10 @@ INT32 = (-(1 << 31), (1 << 31) - 1)
 OPTION_VARIANTS: dict[str, list[dict]] = {
     "oh_my_goods": [{"phase1_redraw": "all_or_nothing", "final_round": "full_round"},
                     {"worker_leaves_after_production": True}],
-    "wolsung": [{"hidden_placement": True}],
+    "wolsung": [{"hidden_placement": True},
+                {"exchange_allows_gold_input": True, "converter_accepts_gold": True,   # more payments
+                 "fe_single_pick_only": True, "time_machine_per_factory": True, "finite_supply": True}],
+    "bruges": [{"start_player": 1}],   # no start-player chance node
     # bribes measured from the furthest field, declining a person, paid changes only on the roll turn
     "vienna": [{"carriage": "furthest", "person_optional": True}, {"modify_every_turn": False}],
 }
@@ -134,3 +137,23 @@ def test_apply_cost_reports_both_kinds_of_node(name: str) -> None:
         assert c["chance_unchecked_ns"] > 0 and c["chance_checked_ns"] > 0
     with pytest.raises(ValueError):
         g.apply_cost(0)
+
+
+def test_backgammon_is_legal_over_every_play_id() -> None:
+    """Backgammon lists a play once per resulting position, under its smallest id: its hook must
+    refuse the same play in another order or with the dice the other way round, and must know the
+    forced cases (one die, the higher die, the pass). Every play id (from1, from2 = 0..25, the
+    high-first bit), on every decision of 30 games, bear-offs included."""
+    g = es.game("backgammon")
+    rng = random.Random(3)
+    plays = [1 | f1 << 2 | f2 << 7 | h << 12 for f1 in range(26) for f2 in range(26) for h in range(2)]
+    nodes = 0
+    for seed in range(30):
+        s = g.new_state(seed=seed)
+        while not s.is_terminal():
+            listed = _listed(s)
+            if not s.is_chance():
+                assert [c for c in plays if s.is_legal(c) != (c in listed)] == [], s.to_json()
+                nodes += 1
+            s.apply(rng.choice(sorted(listed)))
+    assert nodes > 1000

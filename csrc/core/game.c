@@ -7,6 +7,7 @@
 
 #include "eurosearch.h"
 #include "hash.h"
+#include "legal.h"
 #include "rng.h"
 #include "search.h"
 #include "stop.h"
@@ -188,21 +189,26 @@ int es_chance_outcomes(const es_game *g, const void *s, es_move *out, double *pr
     return g->def->chance_outcomes(g, s, out, prob);
 }
 
-/* A move is applied only if it is in the list the game itself generates here. */
-int es_is_legal(const es_game *g, const void *s, es_move m) {
+/* A move is applied only if it is in the list the game itself generates here: without an
+ * is_legal hook, build the list (its buffers, 100 KB of stack, live in this function only, so
+ * that a hook's checked apply does not pay for them). */
+static __attribute__((noinline)) int listed_here(const es_game *g, const void *s, es_move m) {
     es_move moves[ES_STACK_MOVES];
     double prob[ES_STACK_MOVES];
-    if (g->def->is_legal) return g->def->is_legal(g, s, m) != 0;
     int cp = g->def->current_player(g, s), n;
     if (cp == ES_TERMINAL) return 0;
     n = cp == ES_CHANCE ? g->def->chance_outcomes(g, s, moves, prob) : g->def->legal_moves(g, s, moves);
-    for (int i = 0; i < n; i++)
-        if (moves[i] == m) return 1;
-    return 0;
+    return es_moves_have(moves, n, m);
 }
 
+static inline int is_legal_here(const es_game *g, const void *s, es_move m) {
+    return g->def->is_legal ? g->def->is_legal(g, s, m) != 0 : listed_here(g, s, m);
+}
+
+int es_is_legal(const es_game *g, const void *s, es_move m) { return is_legal_here(g, s, m); }
+
 int es_apply(const es_game *g, void *s, es_move m) {
-    if (!es_is_legal(g, s, m)) return ES_ERR_ILLEGAL;
+    if (!is_legal_here(g, s, m)) return ES_ERR_ILLEGAL;
     g->def->apply(g, s, m);
     return ES_OK;
 }

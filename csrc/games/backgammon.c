@@ -79,13 +79,16 @@ static inline int dest(int p, int from, int d) {
     return IN(to, 0, BG_POINTS - 1) ? to : -1;
 }
 
-/* 1 if all of p's checkers are in the home board (none on the bar, none outside). */
+/* 1 if all of p's checkers are in the home board (none on the bar, none on the 18 points
+ * outside it, read 8 + 8 + 2 bytes at a time). */
 static int all_home(const bg_state *s, int p) {
-    if (s->bar[p]) return 0;
-    int lo = p == 0 ? 0 : 6, hi = p == 0 ? 17 : 23;
-    for (int i = lo; i <= hi; i++)
-        if (s->board[p][i]) return 0;
-    return 1;
+    const uint8_t *out = s->board[p] + (p == 0 ? 0 : 6);
+    uint64_t a, b;
+    uint16_t c;
+    memcpy(&a, out, 8);
+    memcpy(&b, out + 8, 8);
+    memcpy(&c, out + 16, 2);
+    return !s->bar[p] && !(a | b | c);
 }
 
 /* The furthest-back point of p's checkers (call only when all are home), or -1. */
@@ -137,6 +140,15 @@ static int single_steps(const bg_state *s, int p, const int *dv, int n, int *out
     }
     return k;
 }
+
+/* The legal first steps of p with the roll (both dice; a double's one value), as from * 8 + d. */
+static int first_steps(const bg_state *s, int p, int *out) {
+    int lo = s->dice[0], hi = s->dice[1], dv[2] = {hi, lo};
+    return single_steps(s, p, dv, lo == hi ? 1 : 2, out);
+}
+
+/* The die a half-turn plays after one of d. */
+static inline int other_die(const bg_state *s, int d) { return d == s->dice[1] ? s->dice[0] : s->dice[1]; }
 
 /* ---------------------------------------------------------------- legal moves */
 
@@ -225,15 +237,14 @@ static int bg_legal_moves(const es_game *g, const void *vs, es_move *out) {
     const bg_state *s = (const bg_state *)vs;
     if (s->phase != BG_PH_MOVE) return 0;
     int p = s->player, lo = s->dice[0], hi = s->dice[1];
-    int dv[2] = {hi, lo}, ndv = lo == hi ? 1 : 2;
-    int first[64], nfirst = single_steps(s, p, dv, ndv, first);
+    int first[64], nfirst = first_steps(s, p, first);
     if (nfirst == 0) { out[0] = PLAY(BG_NONE, BG_NONE, 0); return 1; }
 
     static _Thread_local bg_dedup t;
     dedup_reset(&t);
     int two = 0;
     for (int a = 0; a < nfirst; a++) {
-        int f1 = first[a] >> 3, d1 = first[a] & 7, d2 = d1 == hi ? lo : hi;
+        int f1 = first[a] >> 3, d1 = first[a] & 7, d2 = other_die(s, d1);
         int h = lo == hi ? 1 : d1 == hi;
         bg_state u = *s;
         uint64_t k1 = 0;
@@ -262,6 +273,97 @@ static int bg_legal_moves(const es_game *g, const void *vs, es_move *out) {
     }
     for (int i = 0; i < t.n; i++) out[i] = t.cand[i].id;
     return t.n;
+}
+
+/* ---------------------------------------------------------------- is_legal */
+
+/* A half-turn as played: the step (f1, d1), then (f2, d2); f2 = BG_NONE: one step only. */
+typedef struct bg_play {
+    int f1, d1, f2, d2;
+} bg_play;
+
+static es_move play_id(const bg_state *s, bg_play x) {
+    return PLAY(x.f1, x.f2, (s->dice[0] == s->dice[1]) | (x.d1 == s->dice[1]));
+}
+
+/* step_legal, working out the bearing-off facts only for a step that bears off. */
+static int step_ok(const bg_state *s, int p, int from, int d) {
+    int home = from != BG_BAR && dest(p, from, d) < 0 && all_home(s, p);
+    return step_legal(s, p, from, d, home, home ? furthest_home(s, p) : -1);
+}
+
+/* Whether both steps of x are legal, each in its turn. */
+static int play_ok(const bg_state *s, int p, bg_play x) {
+    if (!step_ok(s, p, x.f1, x.d1)) return 0;
+    bg_state u = *s;
+    step_apply(&u, p, x.f1, x.d1);
+    return step_ok(&u, p, x.f2, x.d2);
+}
+
+/* The opposing blots x hits, as a mask of points: with x's net checker move, what fixes its result. */
+static uint32_t hits(const bg_state *s, int p, bg_play x) {
+    int t1 = dest(p, x.f1, x.d1), t2 = dest(p, x.f2, x.d2);
+    return (t1 >= 0 && s->board[1 - p][t1] == 1 ? 1u << t1 : 0) | (t2 >= 0 && s->board[1 - p][t2] == 1 ? 1u << t2 : 0);
+}
+
+/* Whether the legal two-step play x is the one the list keeps for its result (the smallest id),
+ * given the other legal plays with x's net checker move. Moving two checkers: x in the other
+ * order (same landings, same result) and, if both steps bear off either way, the dice the other
+ * way round. Moving one checker net (from -> to: x's steps chained, or the second filling the
+ * point the first left): the ways via from + either die, in either order, whose result is x's
+ * if they hit the same blots. */
+static int listed_for_its_result(const bg_state *s, int p, bg_play x) {
+    int t1 = dest(p, x.f1, x.d1), t2 = dest(p, x.f2, x.d2);
+    es_move id = play_id(s, x);
+    if (x.f2 != t1 && t2 != x.f1) {
+        bg_play swap = {x.f2, x.d2, x.f1, x.d1}, a = {x.f1, x.d2, x.f2, x.d1}, b = {x.f2, x.d1, x.f1, x.d2};
+        if (play_id(s, swap) < id && play_ok(s, p, swap)) return 0;
+        if (t1 >= 0 || t2 >= 0 || dest(p, x.f1, x.d2) >= 0 || dest(p, x.f2, x.d1) >= 0) return 1;
+        return !(play_id(s, a) < id && play_ok(s, p, a)) && !(play_id(s, b) < id && play_ok(s, p, b));
+    }
+    int from = x.f2 == t1 ? x.f1 : x.f2, to = x.f2 == t1 ? t2 : t1;
+    for (int i = s->dice[0] == s->dice[1]; i < 2; i++) {   /* a double: one way */
+        int e = s->dice[i], o = other_die(s, e), z = dest(p, from, e);
+        if (z < 0 || dest(p, z, o) != to) continue;
+        bg_play alt[2] = {{from, e, z, o}, {z, o, from, e}};
+        for (int k = 0; k < 2; k++)
+            if (play_id(s, alt[k]) < id && hits(s, p, alt[k]) == hits(s, p, x) && play_ok(s, p, alt[k])) return 0;
+    }
+    return 1;
+}
+
+/* Whether p can play both dice (a first step that leaves a second). */
+static int both_dice_playable(const bg_state *s, int p) {
+    int first[64], second[64], n = first_steps(s, p, first);
+    for (int a = 0; a < n; a++) {
+        int d2 = other_die(s, first[a] & 7);
+        bg_state u = *s;
+        step_apply(&u, p, first[a] >> 3, first[a] & 7);
+        if (single_steps(&u, p, &d2, 1, second)) return 1;
+    }
+    return 0;
+}
+
+/* is_legal hook (issue 19): a checked apply without the list, which dedups up to hundreds of
+ * plays by their result. A roll is decoded; a play's steps are checked with step_legal, then the
+ * list's rules: both dice when possible, else the higher die when possible; the pass only
+ * without any step; the smallest id of its result (listed_for_its_result). */
+static int bg_is_legal(const es_game *g, const void *vs, es_move m) {
+    (void)g;
+    const bg_state *s = (const bg_state *)vs;
+    int lo = M_LOW(m), hi = M_HIGH(m);
+    if (s->phase == BG_PH_START) return !(m & ~0x1FF) & (M_TYPE(m) == BG_M_FIRST) & (1 <= lo) & (lo < hi) & (hi <= 6);
+    if (s->phase == BG_PH_ROLL) return !(m & ~0xFF) & (M_TYPE(m) == BG_M_ROLL) & (1 <= lo) & (lo <= hi) & (hi <= 6);
+    if (s->phase != BG_PH_MOVE || (m & ~0x1FFF) || M_TYPE(m) != BG_M_PLAY) return 0;
+    int p = s->player, f1 = M_FROM1(m), f2 = M_FROM2(m), h = M_HI(m), first[64];
+    lo = s->dice[0];
+    hi = s->dice[1];
+    if (f1 == BG_NONE) return f2 == BG_NONE && !h && first_steps(s, p, first) == 0;   /* the pass */
+    if (f1 > BG_BAR || f2 > BG_NONE || (lo == hi && !h)) return 0;
+    bg_play x = {f1, h ? hi : lo, f2, h ? lo : hi};
+    if (f2 != BG_NONE) return play_ok(s, p, x) && listed_for_its_result(s, p, x);
+    if (!step_ok(s, p, f1, x.d1) || both_dice_playable(s, p)) return 0;
+    return h || single_steps(s, p, &hi, 1, first) == 0;   /* the lower die alone only if the higher cannot move */
 }
 
 /* ---------------------------------------------------------------- chance */
@@ -582,4 +684,5 @@ const es_game_def es_backgammon_def = {
     .move_kinds = bg_move_kinds,
     .n_move_kinds = 1,
     .observation_layout = bg_observation_layout,
+    .is_legal = bg_is_legal,
 };

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/legal.h"
 #include "../core/obslayout.h"
 #include "../core/rng.h"
 
@@ -418,18 +419,27 @@ static void colour_plays(const es_game *g, const br_state *s, int p, int per_col
     }
 }
 
-/* The actions p can take with hand card c, in id order, into acts; returns their count.
- * recruit: p has an empty house (action VI possible if the card is affordable). */
+/* Whether p can take action a (BR_ACT_*) with hand card c: I and II always, III with a threat
+ * of the card's colour, IV for the colour an open canal section asks for next, V with a worker
+ * of the colour, VI if the card is affordable and recruit (p has an empty house). One rule for
+ * the move list and for is_legal. */
+static inline int play_allowed(const es_game *g, const br_state *s, int p, int c, int a, int recruit) {
+    int k = D(g)->card[c].colour;
+    switch (a) {
+    case BR_ACT_I: case BR_ACT_II: return 1;
+    case BR_ACT_III: return s->threats[p][k] > 0;
+    case BR_ACT_IV0: case BR_ACT_IV1: return canal_open(g, s, p, a - BR_ACT_IV0, k);
+    case BR_ACT_V: return s->workers[p][k] > 0;
+    case BR_ACT_VI: return recruit && s->money[p] >= D(g)->card[c].cost;
+    }
+    return 0;
+}
+
+/* The actions p can take with hand card c, in id order, into acts; returns their count. */
 static inline int card_plays(const es_game *g, const br_state *s, int p, int c, int recruit, int acts[7]) {
-    const bruges_data *d = D(g);
-    int k = d->card[c].colour, m = 0;
-    acts[m++] = BR_ACT_I;
-    acts[m++] = BR_ACT_II;
-    if (s->threats[p][k]) acts[m++] = BR_ACT_III;
-    for (int sec = 0; sec < 2; sec++)
-        if (canal_open(g, s, p, sec, k)) acts[m++] = BR_ACT_IV0 + sec;
-    if (s->workers[p][k]) acts[m++] = BR_ACT_V;
-    if (recruit && s->money[p] >= d->card[c].cost) acts[m++] = BR_ACT_VI;
+    int m = 0;
+    for (int a = BR_ACT_I; a <= BR_ACT_VI; a++)
+        if (play_allowed(g, s, p, c, a, recruit)) acts[m++] = a;
     return m;
 }
 
@@ -675,11 +685,20 @@ static int card_colour_pending(const br_state *s) {
     return -1;
 }
 
+/* The kind of chance node s is: BR_C_CARD (a card of colour *k), BR_C_TOP, BR_C_START or
+ * BR_C_DIE; 0 for none. The one order chance_outcomes, sample_chance and is_legal follow. */
+static int chance_kind(const br_state *s, int *k) {
+    if ((*k = card_colour_pending(s)) >= 0) return BR_C_CARD;
+    if (s->need_top) return BR_C_TOP;
+    if (s->phase == BR_PH_START) return BR_C_START;
+    if (s->phase == BR_PH_DICE) return BR_C_DIE;
+    return 0;
+}
+
 static int br_chance_outcomes(const es_game *g, const void *sv, es_move *out, double *prob) {
     const br_state *s = sv;
-    int n = 0;
-    int k = card_colour_pending(s);
-    if (k >= 0) {
+    int n = 0, k, kind = chance_kind(s, &k);
+    if (kind == BR_C_CARD) {
         uint64_t x[BR_WORDS];
         memcpy(x, s->pool, sizeof x);
         set_and(x, D(g)->colour_set[k]);
@@ -690,7 +709,7 @@ static int br_chance_outcomes(const es_game *g, const void *sv, es_move *out, do
         }
         return n;
     }
-    if (s->need_top) {
+    if (kind == BR_C_TOP) {
         int slot = s->need_top - 1, fr[BR_NCOL], tot = 0;
         top_free(s, slot, fr);
         for (int i = 0; i < BR_NCOL; i++) tot += fr[i] > 0 ? fr[i] : 0;
@@ -701,14 +720,14 @@ static int br_chance_outcomes(const es_game *g, const void *sv, es_move *out, do
             }
         return n;
     }
-    if (s->phase == BR_PH_START) {
+    if (kind == BR_C_START) {
         for (int p = 0; p < g->players; p++) {
             out[n] = MV(BR_C_START, p);
             prob[n++] = 1.0 / g->players;
         }
         return n;
     }
-    if (s->phase == BR_PH_DICE) {
+    if (kind == BR_C_DIE) {
         for (int f = 1; f <= 6; f++) {
             out[n] = MV(BR_C_DIE, s->dice_rolled | (f << 3));
             prob[n++] = 1.0 / 6;
@@ -841,15 +860,15 @@ static void br_apply(const es_game *g, void *sv, es_move m) {
  * br_chance_outcomes: a uniform card of the colour, a die face, a colour by its free count). */
 static es_move br_sample_chance(const es_game *g, const void *sv, es_rng *rng) {
     const br_state *s = sv;
-    int k = card_colour_pending(s);
-    if (k >= 0) {
+    int k, kind = chance_kind(s, &k);
+    if (kind == BR_C_CARD) {
         uint64_t x[BR_WORDS];
         memcpy(x, s->pool, sizeof x);
         set_and(x, D(g)->colour_set[k]);
         int c = set_nth(x, (int)es_rng_u32_below(rng, (uint32_t)pool_count(s, k)));
         return c >= 0 ? MV(BR_C_CARD, c) : 0;   /* validated states have a card of the colour */
     }
-    if (s->need_top) {
+    if (kind == BR_C_TOP) {
         int slot = s->need_top - 1, fr[BR_NCOL], tot = 0, last = 0;
         top_free(s, slot, fr);
         for (int i = 0; i < BR_NCOL; i++)
@@ -859,8 +878,53 @@ static es_move br_sample_chance(const es_game *g, const void *sv, es_rng *rng) {
             if (fr[i] > 0 && (r -= fr[i]) < 0) return MV(BR_C_TOP, slot | (i << 1));
         return MV(BR_C_TOP, slot | (last << 1));
     }
-    if (s->phase == BR_PH_START) return MV(BR_C_START, (int)es_rng_u32_below(rng, (uint32_t)g->players));
+    if (kind == BR_C_START) return MV(BR_C_START, (int)es_rng_u32_below(rng, (uint32_t)g->players));
     return MV(BR_C_DIE, s->dice_rolled | ((1 + (int)es_rng_u32_below(rng, 6)) << 3));
+}
+
+static inline int set_has(const uint64_t *a, int c) { return (int)(a[c >> 6] >> (c & 63) & 1); }
+
+/* Whether m is one of chance_outcomes' outcomes at the chance node s, decoded: a card of the
+ * pending colour still undecided, a top colour with a free card, a seat, the next die's face. */
+static int chance_has(const es_game *g, const br_state *s, es_move m) {
+    int t = MV_TYPE(m), a = MV_ARG(m), k, kind = chance_kind(s, &k), fr[BR_NCOL];
+    if (t != kind) return 0;
+    switch (kind) {
+    case BR_C_CARD: return a < BR_CARDS && D(g)->card[a].colour == k && set_has(s->pool, a);
+    case BR_C_TOP:
+        if ((a & 1) != s->need_top - 1 || (a >> 1) >= BR_NCOL) return 0;
+        top_free(s, a & 1, fr);
+        return fr[a >> 1] > 0;
+    case BR_C_START: return a < g->players;
+    case BR_C_DIE: return (a & 7) == s->dice_rolled && (a >> 3) >= 1 && (a >> 3) <= 6;
+    }
+    return 0;
+}
+
+/* is_legal hook (issue 19): a checked apply without the list. Chance outcomes and the moves of a
+ * turn's main step (up to 7 per hand card) are decoded and tested with the generator's own
+ * conditions (play_allowed, can_activate); every other decision has a few moves: list them. */
+static int br_is_legal(const es_game *g, const void *sv, es_move m) {
+    const br_state *s = sv;
+    int a = MV_ARG(m), p = s->cur;
+    if (s->phase == BR_PH_OVER || m < 0) return 0;
+    if (is_chance(s)) return chance_has(g, s, m);
+    if (s->phase != BR_PH_TURN || s->draws_left || s->jailer_left) {
+        es_move moves[BR_MAX_MOVES];
+        return es_moves_have(moves, legal_raw(g, s, moves), m);
+    }
+    br_sets ps;
+    player_sets(s, p, &ps);
+    switch (MV_TYPE(m)) {
+    case BR_M_ACTIVATE: return a < BR_CARDS && set_has(ps.person, a) && can_activate(g, s, p, a);
+    case BR_M_PLAY: {
+        int c = a & 255, act = a >> 8;
+        if (!s->plays_left || c >= BR_CARDS || act > BR_ACT_VI || !set_has(ps.hand, c)) return 0;
+        return play_allowed(g, s, p, c, act, act == BR_ACT_VI && has_empty_house(&ps));
+    }
+    case BR_M_END_TURN: return a == 0 && (s->played || set_count(ps.hand) == 0);
+    }
+    return 0;
 }
 
 /* ---------------------------------------------------------------------------- scoring */
@@ -1456,4 +1520,5 @@ const es_game_def es_bruges_def = {
     .n_move_kinds = (int)(sizeof bruges_move_kinds / sizeof bruges_move_kinds[0]),
     .observation_layout = br_observation_layout,
     .derive = br_derive,
+    .is_legal = br_is_legal,
 };

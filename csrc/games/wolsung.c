@@ -302,6 +302,19 @@ static int nth_payment(const wo_data *d, const uint8_t *st, int list, int want) 
     return -1;
 }
 
+/* Whether list_payments(d, st, list, ...) lists the payment that leaves storage index `left`:
+ * the list's entry for the paid vector st - left (found in its bucket, sorted by index), if the
+ * list has one and it fits st (fits: the generator's test). */
+static int has_payment(const wo_data *d, const uint8_t *st, int list, int left) {
+    int pidx = st_index(st) - left;
+    if (left < 0 || left >= WO_NSTORE || pidx < 0) return 0;
+    const uint32_t *e = d->pay_pool + d->list_off[list];
+    const uint16_t *bucket = d->bucket[list];
+    for (int i = bucket[pidx / 25], end = bucket[pidx / 25 + 1]; i < end; i++)
+        if ((int)(e[i] >> 20) == pidx) return fits(pack_guarded(st), e[i]);
+    return 0;
+}
+
 /* ---------------------------------------------------------------- scoring (spec 8.2) */
 
 /* Augmenting-path matching of icons to machines. */
@@ -650,25 +663,26 @@ static int wo_current_player(const es_game *g, const void *vs) {
 
 /* ---------------------------------------------------------------- moves */
 
+/* The payment list of machine-phase target t for p (t 0-2: office slot t, BUILD; t 3-5: upgrade
+ * t - 3, UPGRADE), or -1 if the target is closed (an empty slot, an upgrade p owns). */
+static inline int target_list(const wo_state *s, int p, int t) {
+    if (t < 3) return s->office[t] >= 0 ? machine_list(s->office[t], (s->upg[p] >> 2) & 1) : -1;
+    return s->upg[p] >> (t - 3) & 1 ? -1 : upgrade_list(t - 3);
+}
+
 static int machine_move_count(const es_game *g, const wo_state *s, int p, es_move *out) {
     const wo_data *d = DATA(g);
-    int n = 0, conv = (s->upg[p] >> 2) & 1;
+    int n = 0;
     if (!out) {   /* only "is anything but PASS legal?" (run() skips forced passes) */
         int st = st_index(s->storage[p]);
-        for (int k = 0; k < 3; k++)
-            if (s->office[k] >= 0 && d->fit_count[machine_list(s->office[k], conv)][st]) return 2;
-        for (int u = 0; u < 3; u++)
-            if (!(s->upg[p] >> u & 1) && d->fit_count[upgrade_list(u)][st]) return 2;
+        for (int t = 0; t < 6; t++)
+            if (target_list(s, p, t) >= 0 && d->fit_count[target_list(s, p, t)][st]) return 2;
         return 1;
     }
     out[n++] = MV(WO_M_PASS, 0);
-    for (int k = 0; k < 3; k++)
-        if (s->office[k] >= 0) {
-            int c = s->office[k];
-            n += list_payments(d, s->storage[p], machine_list(c, conv), WO_M_BUILD, k, out + n);
-        }
-    for (int u = 0; u < 3; u++)
-        if (!(s->upg[p] >> u & 1)) n += list_payments(d, s->storage[p], upgrade_list(u), WO_M_UPGRADE, u, out + n);
+    for (int t = 0; t < 6; t++)
+        if (target_list(s, p, t) >= 0)
+            n += list_payments(d, s->storage[p], target_list(s, p, t), t < 3 ? WO_M_BUILD : WO_M_UPGRADE, t % 3, out + n);
     return n;
 }
 
@@ -724,11 +738,9 @@ static es_move wo_random_move(const es_game *g, const void *vs, es_rng *rng, int
         return MV(WO_M_PICK, __builtin_ctz((unsigned)opt));
     }
     case WO_PH_MACHINE: {
-        int conv = (s->upg[p] >> 2) & 1, cnt[6] = {0}, list[6], total = 1, st = st_index(s->storage[p]);
+        int cnt[6] = {0}, list[6], total = 1, st = st_index(s->storage[p]);
         for (int t = 0; t < 6; t++) {   /* targets: office slots 0-2, upgrades 0-2 */
-            int open = t < 3 ? s->office[t] >= 0 : !(s->upg[p] >> (t - 3) & 1);
-            if (!open) continue;
-            list[t] = t < 3 ? machine_list(s->office[t], conv) : upgrade_list(t - 3);
+            if ((list[t] = target_list(s, p, t)) < 0) continue;
             total += cnt[t] = d->fit_count[list[t]][st];
         }
         *count = total;
@@ -826,6 +838,50 @@ static es_move wo_sample_chance(const es_game *g, const void *vs, es_rng *rng) {
         return u < prob[0] ? out[0] : out[1];
     }
     return out[es_rng_u32_below(rng, (uint32_t)n)];   /* every other node is uniform */
+}
+
+/* Whether the outcome code of a TIE node orders exactly the tied entries order[tie_lo..tie_hi]
+ * (distinct seats, or the neutral): k base-5 digits, each one of them, once. */
+static int tie_code_ok(const wo_state *s, int code) {
+    int k = s->tie_hi - s->tie_lo + 1, want = 0;
+    for (int i = s->tie_lo; i <= s->tie_hi && i < 5; i++) want |= 1 << s->order[i];
+    for (int i = 0; i < k; i++, code /= 5) {
+        if (!(want >> (code % 5) & 1)) return 0;
+        want &= ~(1 << (code % 5));
+    }
+    return code == 0 && want == 0;
+}
+
+/* is_legal hook (issue 19): a checked apply without the list, whose machine phase can hold
+ * thousands of payments. m is decoded and tested with the generator's conditions: a placement
+ * of all the workshop, pick_options, an open target (target_list) whose payment list holds the
+ * payment (has_payment); a chance outcome by its node's range. */
+static int wo_is_legal(const es_game *g, const void *vs, es_move m) {
+    const wo_state *s = (const wo_state *)vs;
+    int a = MV_ARG(m), kind = MV_KIND(m), p = s->actor, np = g->players;
+    if (m < 0) return 0;
+    switch (s->phase) {
+    case WO_PH_PLACE: return kind == WO_M_PLACE && a < 125 && a % 5 + a / 5 % 5 + a / 25 == s->workshop[p];
+    case WO_PH_TM: return kind == WO_M_TM && a <= 1;
+    case WO_PH_PICK: return kind == WO_M_PICK && a < 6 && (pick_options(g, s, p) >> a & 1);
+    case WO_PH_MACHINE: {
+        int t = kind == WO_M_BUILD ? a % 3 : kind == WO_M_UPGRADE ? 3 + a % 3 : -1, list;
+        if (kind == WO_M_PASS) return a == 0;
+        return t >= 0 && (list = target_list(s, p, t)) >= 0 && has_payment(DATA(g), s->storage[p], list, a / 3);
+    }
+    case WO_PH_DRAW: return kind == WO_M_DRAW && a < 64 && (s->deck >> a & 1);
+    case WO_PH_DEAL:
+        for (int q = 0; q < np; q++)
+            if (s->task[q] == a) return 0;
+        return kind == WO_M_DEAL && a < WO_NTASKCARDS;
+    case WO_PH_START: return kind == WO_M_START && a < np;
+    case WO_PH_STRIKE: return kind == WO_M_STRIKE && a < 16 && a % 4 < np && a / 4 < np && a % 4 != a / 4;
+    case WO_PH_TIE: return kind == WO_M_TIE && tie_code_ok(s, a);
+    case WO_PH_NCOUNT: return kind == WO_M_NCOUNT && a < WO_NSPECIAL;
+    case WO_PH_NORDER: return kind == WO_M_NORDER && a < WO_NSPECIAL && a != s->count_card;
+    case WO_PH_CHANGE: return kind == WO_M_CHANGE && a <= 1;
+    }
+    return 0;
 }
 
 static void wo_apply(const es_game *g, void *vs, es_move m) {
@@ -1410,4 +1466,5 @@ const es_game_def es_wolsung_def = {
     .move_kinds = wolsung_move_kinds,
     .n_move_kinds = (int)(sizeof wolsung_move_kinds / sizeof wolsung_move_kinds[0]),
     .observation_layout = wo_observation_layout,
+    .is_legal = wo_is_legal,
 };
