@@ -9,6 +9,7 @@
 #include "oh_my_goods.h"
 #include "../core/obslayout.h"
 #include "../core/bitset.h"
+#include "../core/legal.h"
 #include "../core/rng.h"
 #include "../core/table.h"
 #include "../core/text.h"
@@ -930,9 +931,7 @@ static int listed(const es_game *g, const omg_state *s, es_move m) {
     es_move out[OMG_MAX_MOVES];
     double prob[OMG_MAX_CHANCE];
     int n = s->actor >= 0 ? omg_legal_moves_raw(g, s, out, OMG_MAX_MOVES) : omg_chance_outcomes(g, s, out, prob);
-    for (int i = 0; i < n; i++)
-        if (out[i] == m) return 1;
-    return 0;
+    return es_moves_have(out, n, m);
 }
 
 /* is_legal hook: the draws, goods taken and the commitments of phases I and II (most nodes of
