@@ -752,6 +752,19 @@ static int gen_ascending(const uint64_t pool[2], int from, int left, int type, e
     return n;
 }
 
+/* The hand cards p may supply next, into pool; returns the resource still needed (0: any). */
+static int supply_pool(const omg_data *d, const omg_state *s, int p, uint64_t pool[2]) {
+    int r = 0;
+    pool[0] = s->hand[p][0];
+    pool[1] = s->hand[p][1];
+    if (!s->sup_any) {
+        for (r = 1; r <= OMG_NRES && !s->sup_need[r]; r++) {}
+        pool[0] &= d->res_cards[r][0];
+        pool[1] &= d->res_cards[r][1];
+    }
+    return r;
+}
+
 static int omg_legal_moves_raw(const es_game *g, const omg_state *s, es_move *out, int cap) {
     const omg_data *d = DATA(g);
     int p = s->actor, n = 0;
@@ -764,13 +777,8 @@ static int omg_legal_moves_raw(const es_game *g, const omg_state *s, es_move *ou
         return gen_ascending(all, es_bits128_highest(s->pending[p]) + 1, s->exhaust_left, OMG_M_HALVE, out);
     }
     case OMG_SUB_SUPPLY: {
-        int r = 0;
-        uint64_t pool[2] = {s->hand[p][0], s->hand[p][1]};
-        if (!s->sup_any) {
-            for (r = 1; r <= OMG_NRES && !s->sup_need[r]; r++) {}
-            pool[0] &= d->res_cards[r][0];
-            pool[1] &= d->res_cards[r][1];
-        }
+        uint64_t pool[2];
+        int r = supply_pool(d, s, p, pool);
         return gen_ascending(pool, s->sup_last == NONE8 ? 0 : s->sup_last + 1, s->sup_need[r], OMG_M_SUPPLY, out);
     }
     default:
@@ -994,13 +1002,8 @@ static es_move omg_random_move(const es_game *g, const void *vs, es_rng *rng, in
         return ascending_pick(s->hand[p], es_bits128_highest(s->pending[p]) + 1, s->exhaust_left, OMG_M_HALVE, rng,
                               count);
     if (s->sub == OMG_SUB_SUPPLY) {
-        int r = 0;
-        uint64_t pool[2] = {s->hand[p][0], s->hand[p][1]};
-        if (!s->sup_any) {
-            for (r = 1; r <= OMG_NRES && !s->sup_need[r]; r++) {}
-            pool[0] &= d->res_cards[r][0];
-            pool[1] &= d->res_cards[r][1];
-        }
+        uint64_t pool[2];
+        int r = supply_pool(d, s, p, pool);
         return ascending_pick(pool, s->sup_last == NONE8 ? 0 : s->sup_last + 1, s->sup_need[r], OMG_M_SUPPLY, rng,
                               count);
     }
