@@ -430,9 +430,10 @@ static int reroll_radix(const vienna_state *s, int p, int radix[7]) {
 
 /* NUDGE: +-1 without wrapping (VI-A14) */
 static int gen_nudges(const vienna_state *s, int p, es_move *out) {
+    const uint8_t *h = s->hand[p];   /* not holds_die: f needs no range check here (hot loop) */
     int wf = white_face_of(s, p), n = 0;
     for (int f = 1; f <= 6; f++) {
-        if (!holds_die(s, p, f, 0)) continue;
+        if (!h[f - 1]) continue;
         if (can_step(f, 1)) out[n++] = MV_NUDGE(f, 1, 0);
         if (can_step(f, 0)) out[n++] = MV_NUDGE(f, 0, 0);
     }
