@@ -60,6 +60,11 @@ def test_bench_table_rows_and_notes():
     assert lines[4].split() == ["vienna", "3", "reference", "10.0", "617", "1.0"]
     assert lines[5] == "vienna (3 players): determinize 1.50 us per call"
     assert lines[6].endswith("median of 3 runs; native/reference per run: 150.0, 160.1, 170.2")
+    cost = {"decision_unchecked_ns": 30.0, "decision_checked_ns": 39.0, "chance_unchecked_ns": 10.0,
+            "chance_checked_ns": 14.0, "decisions": 70, "chance_nodes": 30}
+    report["results"][0]["apply_cost"] = cost
+    lines = format_report(report).splitlines()
+    assert lines[6] == "vienna (3 players): checked apply: decision 30 -> 39 ns (x1.30), chance 10 -> 14 ns (x1.40)"
 
 
 def test_solve_summary_is_one_line_and_lists_failures():

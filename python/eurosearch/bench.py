@@ -157,7 +157,8 @@ def format_report(report: dict[str, Any], terminal: bool = False) -> str:
             rows.append([r["game"], str(r["players"]), key, f"{m['games_per_s']:.1f}", f"{m['decisions_per_s']:,.0f}",
                          f"{m['decisions_per_s'] / base:.1f}"])
         notes.append(f"{r['game']} ({r['players']} players): determinize {r['determinize_us']:.2f} us per call")
-        notes.append(f"{r['game']} ({r['players']} players): {apply_cost_text(r['apply_cost'])}")
+        if "apply_cost" in r:   # reports saved before the figure existed have none
+            notes.append(f"{r['game']} ({r['players']} players): {apply_cost_text(r['apply_cost'])}")
         if r.get("runs", 1) > 1:
             notes.append(f"{r['game']} ({r['players']} players): median of {r['runs']} runs; native/reference per run: "
                          + ", ".join(f"{x:.1f}" for x in r["ratios_native_reference"]))
