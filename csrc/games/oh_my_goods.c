@@ -84,6 +84,18 @@ static uint32_t producing_slots(const omg_data *d, const omg_state *s, int p) {
     return m;
 }
 
+/* Producing buildings of p with no person on them, pending phase II moves included: where an
+ * assistant may move and where the worker may go (phase II). */
+static uint32_t free_producing_slots(const omg_data *d, const omg_state *s, int p) {
+    return producing_slots(d, s, p) & ~assistant_slots(s, p, 1);
+}
+
+/* The hand cards p may still add to a phase I redraw: those above the ones chosen (ids
+ * ascending, one card per decision), into out. */
+static void redraw_pool(const omg_state *s, int p, uint64_t out[2]) {
+    es_bits128_above(s->hand[p], es_bits128_highest(s->pending[p]), out);
+}
+
 /* Move card c to a location, keeping every mask and count in step. */
 static void put(omg_state *s, int c, int loc, int seen) {
     int old = s->loc[c];
@@ -525,7 +537,7 @@ static int step(const es_game *g, omg_state *s) {
             return 1;
         }
         if (s->p2_step == 1) {
-            uint32_t free = producing_slots(d, s, p) & ~assistant_slots(s, p, 1);
+            uint32_t free = free_producing_slots(d, s, p);
             if (free) {
                 s->actor = (int8_t)p;
                 return 0;
@@ -793,7 +805,7 @@ static int omg_legal_moves_raw(const es_game *g, const omg_state *s, es_move *ou
         }
         int ids[OMG_NCARDS];
         uint64_t above[2];
-        es_bits128_above(s->hand[p], es_bits128_highest(s->pending[p]), above);
+        redraw_pool(s, p, above);
         int m = es_bits128_list(above, ids);
         for (int i = 0; i < m; i++) out[n++] = MV(OMG_M_REDRAW, ids[i]);
         out[n++] = MV(OMG_M_REDRAW, 127);
@@ -804,14 +816,14 @@ static int omg_legal_moves_raw(const es_game *g, const omg_state *s, es_move *ou
             int a = s->p2_asst, here = asst_at(s, a, 1);
             out[n++] = OMG_M_MOVE | a << 5 | 15 << 8;
             if (can_pay(d, s, p, OMG_MOVE_COST)) {
-                uint32_t free = producing_slots(d, s, p) & ~assistant_slots(s, p, 1);
+                uint32_t free = free_producing_slots(d, s, p);
                 for (int k = 0; k < s->n_slots[p]; k++)
                     if (k != here && ((free >> k) & 1)) out[n++] = OMG_M_MOVE | a << 5 | k << 8;
             }
             return n;
         }
         if (s->p2_step == 1) {
-            uint32_t free = producing_slots(d, s, p) & ~assistant_slots(s, p, 1);
+            uint32_t free = free_producing_slots(d, s, p);
             for (int k = 0; k < s->n_slots[p]; k++)
                 if ((free >> k) & 1) {
                     out[n++] = OMG_M_WORKER | k << 5 | 1 << 9;
@@ -959,8 +971,9 @@ static int omg_is_legal(const es_game *g, const void *vs, es_move m) {
     }
     if (p >= 0 && s->sub == OMG_SUB_NONE && s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING]) {
         int c = card_arg(m, OMG_M_REDRAW);   /* a hand card above the ones chosen, or done */
-        return c == 127 || (c >= 0 && c < OMG_NCARDS && c > es_bits128_highest(s->pending[p]) &&
-                            es_bits128_test(s->hand[p], c));
+        uint64_t pool[2];
+        redraw_pool(s, p, pool);
+        return c == 127 || (c >= 0 && c < OMG_NCARDS && es_bits128_test(pool, c));
     }
     if (p >= 0 && s->sub == OMG_SUB_NONE && s->stage == OMG_ST_P2_COMMIT && s->p2_step == 2) {
         int c = card_arg(m, OMG_M_ASIDE);   /* a hand card, or none */
@@ -968,7 +981,7 @@ static int omg_is_legal(const es_game *g, const void *vs, es_move m) {
     }
     if (p >= 0 && s->sub == OMG_SUB_NONE && s->stage == OMG_ST_P2_COMMIT && s->p2_step == 1) {
         if (m < 0 || MV_TYPE(m) != OMG_M_WORKER || m >> 10) return 0;   /* a free producing slot, two modes */
-        uint32_t free = producing_slots(DATA(g), s, p) & ~assistant_slots(s, p, 1);
+        uint32_t free = free_producing_slots(DATA(g), s, p);
         return (free >> MV_ARG(m, 5, 4)) & 1;
     }
     return listed(g, s, m);
@@ -1010,13 +1023,13 @@ static es_move omg_random_move(const es_game *g, const void *vs, es_rng *rng, in
     if (s->sub != OMG_SUB_NONE) return 0;
     if (s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING]) {   /* cards above, then done */
         uint64_t above[2];
-        es_bits128_above(s->hand[p], es_bits128_highest(s->pending[p]), above);
+        redraw_pool(s, p, above);
         int n = es_bits128_count(above) + 1, k = (int)es_rng_u32_below(rng, (uint32_t)n);
         *count = n;
         return MV(OMG_M_REDRAW, k < n - 1 ? es_bits128_select(above, k) : 127);
     }
     if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 1) {   /* each free slot, exact then short */
-        uint32_t free = producing_slots(d, s, p) & ~assistant_slots(s, p, 1);
+        uint32_t free = free_producing_slots(d, s, p);
         int n = 2 * __builtin_popcount(free);
         if (!n) return 0;
         int k = (int)es_rng_u32_below(rng, (uint32_t)n);
