@@ -10,6 +10,7 @@
 #include "vienna.h"
 #include "../core/obslayout.h"
 #include "../core/dice.h"
+#include "../core/legal.h"
 #include "../core/multiset.h"
 #include "../core/rng.h"
 #include "../core/table.h"
@@ -788,10 +789,7 @@ static int vi_is_legal(const es_game *g, const void *vs, es_move m) {
         return type == VI_M_GLORIETTE && arg < 3 && !((s->sym_used[p] >> arg) & 1);
     case VI_PH_TIERGARTEN: {   /* at most 11 options: the list is cheap */
         es_move opts[1 + VI_MAXP + VI_MAXP * VI_MAXP];
-        int n = tiergarten_options(g, s, p, opts);
-        for (int i = 0; i < n; i++)
-            if (opts[i] == m) return 1;
-        return 0;
+        return es_moves_have(opts, tiergarten_options(g, s, p, opts), m);
     }
     default:   /* over */
         return 0;
