@@ -801,7 +801,7 @@ cdef class State:
 
     def mcts(self, player, iterations=0, seconds=0.0, exploration=1.4, bint information_sets=False,
              max_nodes=0, seed=0, rollout_depth=0, rollout_policy=0, eval_scale=0.0, worlds=0, threads=1,
-             widening=0.0):
+             widening=0.0, bint multi_observer=False):
         """Monte Carlo tree search for `player` (who must be to move), in C.
 
         Returns (moves, visits, mean returns for player, stats dict). See es_mcts in
@@ -809,7 +809,9 @@ cdef class State:
         (one tree); worlds = k >= 1 searches k trees, each (in the open mode) on its own
         determinization for `player`, on up to `threads` threads, merged at the root (see
         es_mcts_ensemble): the iteration budget is the total over the trees. widening > 0 turns
-        on progressive widening (es_mcts_config.widening). A limit that is
+        on progressive widening (es_mcts_config.widening). multi_observer (with
+        information_sets) keeps one tree per player, so opponents choose their hidden moves by
+        their own trees (es_mcts_config.information_sets = 2). A limit that is
         not a count (0 .. 2**63 - 1) or a finite time >= 0, or worlds / threads outside their
         range (0..256, 1..256), raises ValueError naming it."""
         cdef es_mcts_config cfg
@@ -821,7 +823,9 @@ cdef class State:
         if cfg.iterations == 0 and cfg.seconds == 0:
             raise ValueError("mcts needs iterations > 0 or seconds > 0")
         cfg.exploration = _nonnegative("exploration", exploration)
-        cfg.information_sets = information_sets
+        cfg.information_sets = (2 if multi_observer else 1) if information_sets else 0
+        if multi_observer and not information_sets:
+            raise ValueError("mcts: multi_observer needs information_sets=True")
         cfg.max_nodes = _int_in("max_nodes", max_nodes, 0, INT64_MAX)
         cfg.seed = _seed64(seed)
         cfg.rollout_depth = _int_in("rollout_depth", rollout_depth, -1, INT32_MAX)

@@ -17,7 +17,7 @@ def test_specs_build_agents_and_bad_specs_list_the_valid_ones():
     a = agents.make("mcts:iterations=50:c=0.7:seed=3")
     assert isinstance(a, agents.MCTSAgent) and a.iterations == 50 and a.c == 0.7
     assert agents.make("ismcts:seconds=0.01").information_sets
-    with pytest.raises(ValueError, match="valid agents: ai, expectimax, heuristic, ismcts, mcts, random"):
+    with pytest.raises(ValueError, match="valid agents: ai, expectimax, heuristic, ismcts, mcts, moismcts, random"):
         agents.make("alphazero")
     with pytest.raises(ValueError, match="valid keys: c, depth, iterations, max_nodes, rollout, scale, seconds, seed, threads, widening, worlds"):
         agents.make("mcts:width=3")
@@ -67,7 +67,8 @@ def decision_states(game: str, players: int, seed: int, count: int):
     return out
 
 
-@pytest.mark.parametrize("spec", ["mcts:iterations=60", "ismcts:iterations=60", "mcts:iterations=30:depth=0",
+@pytest.mark.parametrize("spec", ["mcts:iterations=60", "ismcts:iterations=60", "moismcts:iterations=60",
+                                  "mcts:iterations=30:depth=0",
                                   "mcts:iterations=30:depth=-1", "mcts:iterations=20:rollout=greedy", "random",
                                   "heuristic"])
 @pytest.mark.parametrize("game,players", [("vienna", 3), ("oh_my_goods", 3), ("coal_baron", 3)])
@@ -79,7 +80,8 @@ def test_choices_are_legal_and_reproducible(spec, game, players):
         assert agents.make(spec, seed=11).choose(s.clone(), p) == first
 
 
-@pytest.mark.parametrize("spec", ["mcts:iterations=80", "ismcts:iterations=80", "expectimax:nodes=2000",
+@pytest.mark.parametrize("spec", ["mcts:iterations=80", "ismcts:iterations=80", "moismcts:iterations=80",
+                                  "expectimax:nodes=2000",
                                   "random", "heuristic"])
 def test_choices_do_not_depend_on_hidden_cards(spec):
     """Issue 5: resampling what the player cannot see (consistently with what it saw) leaves

@@ -20,212 +20,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "eurosearch.h"
-#include "rng.h"
-#include "search.h"
+#include "mcts_tree.h"
 #include "stop.h"
 
-#define DEFAULT_MAX_NODES (4 << 20)
-
-typedef struct mnode {
-    es_move key;              /* the move into this node, as the searcher sees it */
-    int32_t parent;           /* -1 at the root */
-    int32_t child, sibling;   /* first child, next sibling (-1: none) */
-    uint32_t visits, avail;
-    uint32_t stamp;           /* iteration in which this child was last available */
-    uint32_t kids;            /* number of children */
-    float value[ES_SEARCH_MAX_PLAYERS];   /* sum of each player's returns */
-} mnode;
-
-typedef struct tree {
-    mnode *nodes;
-    int64_t n, cap, limit;
-    /* (parent, key) -> child, open addressing; slots hold child ids, -1 = empty */
-    int32_t *index;
-    int64_t index_cap;   /* a power of two, at least twice the nodes */
-} tree;
-
-static inline uint64_t edge_hash(int32_t parent, es_move key) {
-    uint64_t z = ((uint64_t)(uint32_t)parent << 32 | (uint32_t)key) * 0x9E3779B97F4A7C15ull;
-    return z ^ (z >> 29);
-}
-
-
-static void index_insert(tree *t, int32_t id) {
-    const mnode *m = &t->nodes[id];
-    uint64_t mask = (uint64_t)t->index_cap - 1, i = edge_hash(m->parent, m->key) & mask;
-    while (t->index[i] >= 0) i = (i + 1) & mask;
-    t->index[i] = id;
-}
-
-static int grow_index(tree *t) {
-    int64_t cap = t->index_cap * 2;
-    int32_t *fresh = (int32_t *)malloc((size_t)cap * sizeof(int32_t));
-    if (!fresh) return 0;
-    free(t->index);
-    t->index = fresh;
-    t->index_cap = cap;
-    memset(t->index, -1, (size_t)cap * sizeof(int32_t));
-    for (int32_t id = 1; id < t->n; id++) index_insert(t, id);
-    return 1;
-}
-
-/* A new child of `parent` (or the root when parent < 0); -1 when the tree is full. */
-static int32_t add_node(tree *t, int32_t parent, es_move key) {
-    if (t->n >= t->limit) return -1;
-    if (t->n == t->cap) {
-        int64_t cap = t->cap * 2 < t->limit ? t->cap * 2 : t->limit;   /* max_nodes bounds the memory */
-        mnode *grown = (mnode *)realloc(t->nodes, (size_t)cap * sizeof(mnode));
-        if (!grown) return -1;
-        t->nodes = grown;
-        t->cap = cap;
-    }
-    if (2 * (t->n + 1) > t->index_cap && !grow_index(t)) return -1;
-    int32_t id = (int32_t)t->n++;
-    mnode *m = &t->nodes[id];
-    memset(m, 0, sizeof *m);
-    m->key = key;
-    m->parent = parent;
-    m->child = -1;
-    m->sibling = -1;
-    if (parent >= 0) {
-        m->sibling = t->nodes[parent].child;
-        t->nodes[parent].child = id;
-        t->nodes[parent].kids++;
-        index_insert(t, id);
-    }
-    return id;
-}
-
-static int32_t find_child(const tree *t, int32_t parent, es_move key) {
-    uint64_t mask = (uint64_t)t->index_cap - 1, i = edge_hash(parent, key) & mask;
-    for (int32_t id; (id = t->index[i]) >= 0; i = (i + 1) & mask)
-        if (t->nodes[id].parent == parent && t->nodes[id].key == key) return id;
-    return -1;
-}
-
-/* Open mode: a node stands for one state (chance children are keyed by their outcome), so
- * its legal moves are the same list on every visit and a child count tells whether any are
- * untried. One of them, uniformly: by rejection while few are left to find, else by a scan. */
-static int pick_untried(const tree *t, int32_t node, const es_move *legal, int n, es_rng *rng,
-                        es_move *scratch, es_move *out) {
-    for (int tries = 0; tries < 8; tries++) {
-        es_move m = legal[es_rng_u32_below(rng, (uint32_t)n)];
-        if (find_child(t, node, m) < 0) return *out = m, 1;
-    }
-    int k = 0;
-    for (int i = 0; i < n; i++)
-        if (find_child(t, node, legal[i]) < 0) scratch[k++] = legal[i];
-    if (!k) return 0;   /* a game listing a move twice: every distinct move has its child */
-    *out = scratch[es_rng_u32_below(rng, (uint32_t)k)];
-    return 1;
-}
-
-/* How many children a decision node visited `visits` times may have (widening > 0). */
-static inline uint32_t widen_limit(double widening, uint32_t visits) {
-    return (uint32_t)ceil(widening * sqrt((double)visits + 1.0));
-}
-
-/* How good move m looks for cp: the evaluation (or the returns at the end) after it, as cp's
- * estimate minus the best other player's. */
-static double move_promise(const es_game *g, const void *s, es_move m, int cp, void *scratch) {
-    double v[ES_SEARCH_MAX_PLAYERS];
-    memcpy(scratch, s, g->def->state_size);
-    g->def->apply(g, scratch, m);
-    if (g->def->current_player(g, scratch) == ES_TERMINAL) g->def->returns(g, scratch, v);
-    else es_evaluate(g, scratch, v);
-    return es_score_margin(g->players, v, cp);
-}
-
-/* Widening's new child: the most promising of up to ES_WIDEN_SAMPLE of the `n` candidates
- * (moves without a child), drawn without replacement; candidates is reordered. */
-static es_move most_promising(const es_game *g, const void *s, es_move *candidates, int n, int cp,
-                              es_rng *rng, void *scratch) {
-    int k = n < ES_WIDEN_SAMPLE ? n : ES_WIDEN_SAMPLE;
-    es_move best = candidates[0];
-    double best_v = -1e300;
-    for (int i = 0; i < k; i++) {
-        int j = i + (int)es_rng_u32_below(rng, (uint32_t)(n - i));
-        es_move m = candidates[j];
-        candidates[j] = candidates[i];
-        candidates[i] = m;
-        double v = move_promise(g, s, m, cp, scratch);
-        if (v > best_v) best_v = v, best = m;
-    }
-    return best;
-}
-
-/* UCT over the children of node for player cp. Information-set mode: only the children
- * available in this iteration (stamp), each explored by its availability count; the open
- * mode: every child, by the parent's visits. -1 when no child qualifies. */
-static int32_t uct_child(const tree *t, int32_t node, int cp, double c, int info_sets, uint32_t stamp) {
-    const mnode *here = &t->nodes[node];
-    double best = -1e300, log_n = log((double)(here->visits > 0 ? here->visits : 1));
-    int32_t next = -1;
-    for (int32_t ch = here->child; ch >= 0; ch = t->nodes[ch].sibling) {
-        const mnode *x = &t->nodes[ch];
-        if (info_sets && x->stamp != stamp) continue;
-        double explore = info_sets ? log((double)x->avail) : log_n;
-        double u = x->visits == 0 ? 1e100 : x->value[cp] / x->visits + c * sqrt(explore / x->visits);
-        if (u > best) {
-            best = u;
-            next = ch;
-        }
-    }
-    return next;
-}
-
-/* In information-set mode an edge is what the searcher sees of the move; in the open mode
- * the move itself. */
-static inline es_move view_of(const es_game *g, const void *s, es_move m, int viewer, int info_sets) {
-    return info_sets && g->def->move_view ? g->def->move_view(g, s, m, viewer) : m;
-}
-
-/* Returns from an evaluation: a softmax over the estimated scores (a win-chance proxy). */
-static void evaluation_returns(const es_game *g, const void *s, double scale, double *returns) {
-    double v[ES_SEARCH_MAX_PLAYERS];
-    es_evaluate(g, s, v);
-    es_softmax_returns(g->players, v, scale, returns);
-}
-
-/* From the leaf: a playout (random or greedy, to the end or to a depth) or the evaluation.
- * 0 when a playout hit the step limit. */
-static int playout(const es_game *g, const es_mcts_config *cfg, void *s, es_rng *rng, double *returns) {
-    const es_game_def *d = g->def;
-    double scale = cfg->eval_scale > 0 ? cfg->eval_scale : 0.5;
-    int depth = cfg->rollout_depth < 0 ? 0 : cfg->rollout_depth;
-    if (cfg->rollout_depth == 0 && cfg->rollout_policy == 0) {
-        if (d->current_player(g, s) != ES_TERMINAL && es_random_playout_from(g, s, rng, NULL, NULL) != ES_OK) return 0;
-        d->returns(g, s, returns);
-        return 1;
-    }
-    for (int64_t step = 0, decisions = 0; step < (1 << 22); step++) {
-        int cp = d->current_player(g, s);
-        if (cp == ES_TERMINAL) {
-            d->returns(g, s, returns);
-            return 1;
-        }
-        if (cfg->rollout_depth != 0 && decisions >= depth) break;
-        es_move m;
-        if (cp == ES_CHANCE) {
-            m = d->sample_chance(g, s, rng);
-        } else {
-            if (cfg->rollout_policy == 1) {
-                m = es_heuristic_move(g, s, rng);
-            } else {
-                int n;
-                m = es_random_move(g, s, rng, &n);
-                if (n <= 0) return 0;
-            }
-            decisions++;
-        }
-        d->apply(g, s, m);
-    }
-    evaluation_returns(g, s, scale, returns);
-    return 1;
-}
 
 int es_mcts(const es_game *g, const void *root, int player, const es_mcts_config *cfg, es_move *moves,
             int64_t *visits, double *values, int cap, es_search_stats *stats) {
@@ -243,21 +41,16 @@ int es_mcts_watched(const es_game *g, const void *root, int player, const es_mct
     if (d->current_player(g, root) != player) return ES_ERR_PHASE;
     if (cfg->iterations <= 0 && cfg->seconds <= 0) return ES_ERR_ARG;
 
-    int64_t limit = cfg->max_nodes > 0 ? cfg->max_nodes : DEFAULT_MAX_NODES;
-    if (limit > INT32_MAX) limit = INT32_MAX;   /* node ids are int32 */
-    tree t = {NULL, 0, 1024, limit, NULL, 4096};
-    t.nodes = (mnode *)malloc((size_t)t.cap * sizeof(mnode));
-    t.index = (int32_t *)malloc((size_t)t.index_cap * sizeof(int32_t));
-    if (t.index) memset(t.index, -1, (size_t)t.index_cap * sizeof(int32_t));
+    if (cfg->information_sets == 2) return es_mcts_mo(g, root, player, cfg, stop, moves, visits, values, cap, stats);
+    int64_t limit = tree_node_limit(cfg);
+    tree t;
     int64_t path_cap = 4096;
     int32_t *path = (int32_t *)malloc((size_t)path_cap * sizeof(int32_t));
-    if (!t.nodes || !path || !t.index) {
-        free(t.nodes);
-        free(t.index);
+    if (!tree_open(&t, limit) || !path) {
+        tree_close(&t);
         free(path);
         return ES_ERR_LIMIT;
     }
-    add_node(&t, -1, 0);
 
     uint64_t state_buf[ES_MAX_STATE_BYTES / 8], scratch_buf[ES_MAX_STATE_BYTES / 8];
     void *s = state_buf, *scratch = scratch_buf;
@@ -375,7 +168,7 @@ int es_mcts_watched(const es_game *g, const void *root, int player, const es_mct
         stats->iterations = it;
         stats->nodes = t.n;
         stats->seconds = es_now_seconds() - start;
-        stats->bytes = t.cap * (int64_t)sizeof(mnode) + t.index_cap * (int64_t)sizeof(int32_t);
+        stats->bytes = tree_bytes(&t);
     }
     int count = 0;
     for (int32_t ch = t.nodes[0].child; ch >= 0 && count < cap; ch = t.nodes[ch].sibling) {
@@ -384,8 +177,7 @@ int es_mcts_watched(const es_game *g, const void *root, int player, const es_mct
         values[count] = t.nodes[ch].visits ? t.nodes[ch].value[player] / t.nodes[ch].visits : 0.0;
         count++;
     }
-    free(t.nodes);
-    free(t.index);
+    tree_close(&t);
     free(path);
     return interrupted ? ES_ERR_INTERRUPTED : count;
 }

@@ -359,7 +359,11 @@ typedef struct es_mcts_config {
     int64_t iterations;     /* stop after this many iterations (0: no limit) */
     double seconds;         /* stop after this much time (0: no limit; one of the two is needed) */
     double exploration;     /* the UCT constant c */
-    int information_sets;   /* 1: IS-MCTS, a new determinization for the searcher every iteration */
+    int information_sets;   /* 0: the state as given (the open mode); 1: single-observer IS-MCTS, a
+                               new determinization for the searcher every iteration, one tree keyed
+                               by what the searcher sees; 2: multiple-observer IS-MCTS, the same
+                               with one tree per player, keyed by what that player sees, in which
+                               it chooses its own moves (csrc/core/mcts_mo.c) */
     int64_t max_nodes;      /* tree size bound (0: 4 million nodes) */
     uint64_t seed;
     int rollout_depth;      /* 0: play out to the end; k > 0: k decisions, then the evaluation;

@@ -11,7 +11,7 @@ from .ai import AIAgent
 from .base import AgentBase
 from .expectimax import ExpectimaxAgent
 from .heuristic import HeuristicAgent
-from .mcts import MCTSAgent, ismcts
+from .mcts import MCTSAgent, ismcts, moismcts
 from .random_agent import RandomAgent
 
 
@@ -46,6 +46,7 @@ REGISTRY: dict[str, tuple[Callable[..., Agent], dict[str, type]]] = {
     "heuristic": (HeuristicAgent, {"seed": int}),
     "mcts": (MCTSAgent, _SEARCH),
     "ismcts": (ismcts, _SEARCH),
+    "moismcts": (moismcts, _SEARCH),
     "expectimax": (ExpectimaxAgent, {"depth": int, "nodes": int, "seconds": float, "paranoid": _flag,
                                      "objective": str, "scale": float, "table_mb": int, "seed": int,
                                      "worlds": int}),
@@ -84,4 +85,4 @@ def make(spec: str, **defaults: Any) -> Agent:
     return agent
 
 
-__all__ = ["AIAgent", "Agent", "AgentBase", "ExpectimaxAgent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "REGISTRY", "ismcts", "make", "parse_spec"]
+__all__ = ["AIAgent", "Agent", "AgentBase", "ExpectimaxAgent", "HeuristicAgent", "MCTSAgent", "RandomAgent", "REGISTRY", "ismcts", "make", "moismcts", "parse_spec"]

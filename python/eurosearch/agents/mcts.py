@@ -32,7 +32,10 @@ class MCTSAgent(AgentBase):
 
     In a game with hidden information the search never sees the true hidden cards: `mcts`
     searches determinizations for the player; `ismcts` (information_sets=True) draws a new
-    determinization every iteration and keys the tree by what the player sees.
+    determinization every iteration and keys the tree by what the player sees; `moismcts`
+    (multi_observer=True as well) keeps one such tree per player, so that an opponent's hidden
+    choices (a card laid face down, a secret commitment) are made by the opponent's own tree
+    from what it knows, instead of at random among the options the player cannot tell apart.
     Budget per move: `iterations`, `seconds`, or both (whichever runs out first); with neither
     given, 1000 iterations. The time budget covers the whole move, Python included.
     Many worlds: `worlds` = k > 1 searches k independent trees (each, for `mcts`, on its own
@@ -52,7 +55,8 @@ class MCTSAgent(AgentBase):
 
     def __init__(self, iterations: int | None = None, seconds: float = 0.0, c: float = 1.4, seed: int = 0,
                  max_nodes: int = 0, information_sets: bool = False, depth: int = 20, rollout: str = "random",
-                 scale: float = 0.5, worlds: int = 1, threads: int = 0, widening: float = 0.0):
+                 scale: float = 0.5, worlds: int = 1, threads: int = 0, widening: float = 0.0,
+                 multi_observer: bool = False):
         check_seconds("mcts seconds", seconds)
         if iterations is None:
             iterations = 0 if seconds > 0 else 1000
@@ -72,11 +76,14 @@ class MCTSAgent(AgentBase):
         if not (isinstance(widening, (int, float)) and not isinstance(widening, bool)
                 and math.isfinite(widening) and widening >= 0):
             raise ValueError(f"mcts widening must be a finite number >= 0 (0: off), got {widening!r}")
+        if multi_observer and not information_sets:
+            raise ValueError("mcts multi_observer needs information_sets (the moismcts agent)")
         self.widening = float(widening)
+        self.multi_observer = bool(multi_observer)
         self.depth = depth
         self.rollout = rollout
         self.scale = scale
-        self.name = "ismcts" if information_sets else "mcts"
+        self.name = ("moismcts" if multi_observer else "ismcts") if information_sets else "mcts"
         self.iterations = iterations
         self.seconds = seconds
         self.c = c
@@ -99,7 +106,8 @@ class MCTSAgent(AgentBase):
             seconds = max(self.seconds - (time.monotonic() - started) - PYTHON_RESERVE, MIN_SEARCH_SECONDS)
         search = dict(iterations=self.iterations, seconds=seconds, exploration=self.c, information_sets=ism,
                       max_nodes=self.max_nodes, seed=seed, rollout_depth=self.depth,
-                      rollout_policy=ROLLOUTS[self.rollout], eval_scale=self.scale, widening=self.widening)
+                      rollout_policy=ROLLOUTS[self.rollout], eval_scale=self.scale, widening=self.widening,
+                      multi_observer=ism and self.multi_observer)
         if self.worlds == 1:
             root = state if ism else state.determinize(player, seed)
             return root.mcts(player, **search)
@@ -120,3 +128,8 @@ class MCTSAgent(AgentBase):
 def ismcts(**kwargs: Any) -> MCTSAgent:
     """Single-observer information-set MCTS."""
     return MCTSAgent(information_sets=True, **kwargs)
+
+
+def moismcts(**kwargs: Any) -> MCTSAgent:
+    """Multiple-observer information-set MCTS: one tree per player."""
+    return MCTSAgent(information_sets=True, multi_observer=True, **kwargs)
