@@ -1563,14 +1563,26 @@ static void omg_determinize(const es_game *g, void *vs, int observer, es_rng *rn
     omg_state *s = (omg_state *)vs;
     int cards[OMG_NCARDS], locs[OMG_NCARDS], seens[OMG_NCARDS], n = 0, pend_count[OMG_MAXP];
     for (int p = 0; p < g->players; p++) pend_count[p] = es_bits128_count(s->pending[p]);
+    /* The places in a canonical order (by place, then by who has seen the card there), so that
+     * for a seed the deal depends only on what the observer knows (the unseen cards and the
+     * places), not on which card is where: a counting pass by place, then an insertion sort
+     * that only has to order the few cards of one place seen by different players. This runs
+     * once per iteration of information-set MCTS. */
+    int per_loc[256] = {0};
     for (int c = 0; c < OMG_NCARDS; c++)
         if (!((s->seen[c] >> observer) & 1)) {
-            cards[n] = c;
-            locs[n] = s->loc[c] << 8 | s->seen[c];
-            n++;
+            cards[n++] = c;
+            per_loc[s->loc[c]]++;
         }
-    /* The places in a canonical order, so that for a seed the deal depends only on what the
-     * observer knows (the unseen cards and the places), not on which card is where. */
+    for (int l = 0, at = 0; l < 256; l++) {
+        int k = per_loc[l];
+        per_loc[l] = at;
+        at += k;
+    }
+    for (int i = 0; i < n; i++) {
+        int c = cards[i];
+        locs[per_loc[s->loc[c]]++] = s->loc[c] << 8 | s->seen[c];
+    }
     for (int i = 1; i < n; i++)
         for (int j = i; j > 0 && locs[j - 1] > locs[j]; j--) {
             int t = locs[j];
