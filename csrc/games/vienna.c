@@ -493,8 +493,7 @@ static uint32_t open_fields(const es_game *g, const vienna_state *s, int p) {
 /* The street fields a die showing a takes, alone (b = 0) or with a second die showing b; a 1
  * is wild for the holder of the Dice joker (VI-A40). */
 static inline uint32_t dice_fit(const vienna_data *d, int joker, int a, int b) {
-    int aw = joker && a == 1;
-    return b ? d->fit_two[a][aw][b][joker && b == 1] : d->fit_one[a][aw];
+    return d->fit[joker][a][b];
 }
 
 /* PLACE (4.4): every distinct choice of 1-2 dice, with the fields it fits. */
@@ -1097,13 +1096,15 @@ static int vi_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
     NEED(d->krieau == 0 && d->field[d->F - 1].kind == VI_K_HEURIGER,
          "board.fields: Krieau must be the first street field and Heuriger the last");
     d->street_mask = BIT(d->F) - 1;
-    for (int a = 1; a <= 6; a++)
-        for (int aw = 0; aw < 2; aw++) {
-            d->fit_one[a][aw] = fields_for_totals(d, aw ? 0x7Eu : BIT(a));
-            for (int b = 1; b <= 6; b++)
-                for (int bw = 0; bw < 2; bw++)
-                    d->fit_two[a][aw][b][bw] = fields_for_totals(d, pair_totals(a, aw, b, bw)) |
-                                               (a == b || aw || bw ? d->pair_fields : 0);
+    for (int joker = 0; joker < 2; joker++)
+        for (int a = 1; a <= 6; a++) {
+            int aw = joker && a == 1;
+            d->fit[joker][a][0] = fields_for_totals(d, aw ? 0x7Eu : BIT(a));
+            for (int b = 1; b <= 6; b++) {
+                int bw = joker && b == 1;
+                d->fit[joker][a][b] = fields_for_totals(d, pair_totals(a, aw, b, bw)) |
+                                      (a == b || aw || bw ? d->pair_fields : 0);
+            }
         }
     const int32_t *ct = ft;
     for (int c = 0; c < d->n_start; c++, ct += 4) {
