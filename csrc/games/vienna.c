@@ -340,18 +340,16 @@ static void final_scoring(const es_game *g, vienna_state *s) {
 }
 
 static void cleanup(const es_game *g, vienna_state *s) {
-    const vienna_data *d = DATA(g);
     int over = s->round >= g->options[VI_OPT_MAX_ROUNDS];
     for (int p = 0; p < g->players; p++) over |= s->vp[p] >= VI_END_VP;
     if (over) {
         final_scoring(g, s);
         return;
     }
-    for (int t = 0; t < d->n_ptypes; t++)
-        if ((s->display >> t) & 1) {
-            s->discard[t]++;
-            s->discard_total++;
-        }
+    for (uint64_t x = s->display; x; x &= x - 1) {   /* the display's cards, not all the types */
+        s->discard[lowest_bit(x)]++;
+        s->discard_total++;
+    }
     s->display = 0;
     refill(g, s);
 }
@@ -360,8 +358,9 @@ static void cleanup(const es_game *g, vienna_state *s) {
 static void evaluate(const es_game *g, vienna_state *s, int from) {
     const vienna_data *d = DATA(g);
     es_move opts[16];
-    for (int i = from; i < d->F; i++) {
-        int o = s->occupant[i];
+    /* occupied fields are blocked (so are the gendarme's, unoccupied): skip the empty ones */
+    for (uint32_t x = s->blocked & ~(BIT(from) - 1); x; x &= x - 1) {
+        int i = __builtin_ctz(x), o = s->occupant[i];
         if (o < 0) continue;
         const vi_field *f = &d->field[i];
         s->eval_pos = (uint8_t)i;
