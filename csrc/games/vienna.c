@@ -44,6 +44,27 @@ static inline int unplaced(const es_game *g, const vienna_state *s, int p) {
     return hand_total(s, p) + (s->white_holder == p && s->white_face != 0);
 }
 
+/* The six face counts of p's hand as the low bytes of one word (face a in byte a - 1). */
+static inline uint64_t hand_bytes(const vienna_state *s, int p) {
+    uint64_t bytes = 0;
+    memcpy(&bytes, s->hand[p], 6);
+    return bytes;
+}
+
+static inline void set_hand_bytes(vienna_state *s, int p, uint64_t bytes) { memcpy(s->hand[p], &bytes, 6); }
+
+/* A roll's or reroll's 3-bit digits (digit a - 1: dice of face a) as hand bytes. */
+static inline uint64_t digits_to_bytes(uint32_t digits) {
+    uint64_t bytes = 0;
+    for (int i = 0; i < 6; i++) bytes |= (uint64_t)((digits >> (3 * i)) & 7) << (8 * i);
+    return bytes;
+}
+
+/* unplaced(g, s, p) > 0, without summing the hand: the turn order asks this at every turn. */
+static inline int has_unplaced(const vienna_state *s, int p) {
+    return !((s->rolled >> p) & 1) || hand_bytes(s, p) || (s->white_holder == p && s->white_face != 0);
+}
+
 /* The face of p's white die while it is in p's hand, else 0. */
 static inline int white_face_of(const vienna_state *s, int p) { return s->white_holder == p ? s->white_face : 0; }
 
@@ -224,7 +245,7 @@ static void next_turn(const es_game *g, vienna_state *s) {
     s->roll_turn = 0;
     for (int i = 1; i <= n; i++) {
         int q = (s->turn + i) % n;
-        if (unplaced(g, s, q)) {
+        if (has_unplaced(s, q)) {
             start_turn(g, s, q);
             return;
         }
@@ -234,7 +255,7 @@ static void next_turn(const es_game *g, vienna_state *s) {
 
 static void end_turn(const es_game *g, vienna_state *s) {
     int p = s->turn;
-    if (s->special_owner[VI_S_DOUBLE] == p && !s->double_used && unplaced(g, s, p)) {
+    if (s->special_owner[VI_S_DOUBLE] == p && !s->double_used && has_unplaced(s, p)) {
         s->phase = VI_PH_DOUBLE;
         s->actor = (int8_t)p;
         return;
@@ -505,9 +526,7 @@ static inline uint32_t bytes_at_least(uint64_t x, int t) {
 }
 
 static inline vi_dice read_dice(const es_game *g, const vienna_state *s, int p) {
-    const uint8_t *h = s->hand[p];
-    uint64_t bytes = 0;   /* the six counts (at most 5), face a in byte a - 1 */
-    memcpy(&bytes, h, 6);
+    uint64_t bytes = hand_bytes(s, p);   /* counts of at most 5 */
     vi_dice v;
     v.faces = bytes_at_least(bytes, 1) << 1;
     v.doubles = bytes_at_least(bytes, 2) << 1;
@@ -883,7 +902,7 @@ static void apply_place(const es_game *g, vienna_state *s, es_move m) {
     } else if (fd->kind == VI_K_PRATER) {
         s->vp[p] += fd->vp;
         s->coins[p] += fd->coins;
-        if (unplaced(g, s, p)) {
+        if (has_unplaced(s, p)) {
             s->phase = VI_PH_PRATER;
             s->actor = (int8_t)p;
         } else {
@@ -915,7 +934,8 @@ static void vi_apply(const es_game *g, void *vs, es_move m) {
         break;
     }
     case VI_M_ROLL: {
-        for (int f = 0; f < 6; f++) s->hand[p][f] += (uint8_t)MV_ARG(m, 4 + 3 * f, 3);
+        /* bytewise add: a hand holds at most 5 dice, so no byte carries into the next */
+        set_hand_bytes(s, p, hand_bytes(s, p) + digits_to_bytes(MV_ARG(m, 4, 18)));
         if (s->roll_white) s->white_face = (uint8_t)MV_ARG(m, 22, 3);
         if (!((s->rolled >> p) & 1)) {
             s->rolled |= (uint8_t)BIT(p);
