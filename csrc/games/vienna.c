@@ -449,6 +449,12 @@ static int reroll_radix(const vienna_state *s, int p, int radix[7]) {
     return combos * (radix[6] = white_face_of(s, p) ? 2 : 1);
 }
 
+/* How many rerolls gen_modifications lists for hand h and white face wf (0: none in hand):
+ * reroll_radix's product less the empty choice. */
+static inline int reroll_count(const uint8_t *h, int wf) {
+    return (h[0] + 1) * (h[1] + 1) * (h[2] + 1) * (h[3] + 1) * (h[4] + 1) * (h[5] + 1) * (wf ? 2 : 1) - 1;
+}
+
 /* NUDGE: +-1 without wrapping (VI-A14) */
 static int gen_nudges(const vienna_state *s, int p, es_move *out) {
     const uint8_t *h = s->hand[p];   /* not holds_die: f needs no range check here (hot loop) */
@@ -693,9 +699,7 @@ static es_move vi_random_move(const es_game *g, const void *vs, es_rng *rng, int
     int p = s->actor, rerolls = 0, nudges = 0;
     vi_dice v = read_dice(g, s, p);
     if (may_modify(g, s, p)) {
-        const uint8_t *h = s->hand[p];   /* reroll_radix's product, less the empty reroll */
-        rerolls = (h[0] + 1) * (h[1] + 1) * (h[2] + 1) * (h[3] + 1) * (h[4] + 1) * (h[5] + 1) * (v.wf ? 2 : 1);
-        rerolls--;
+        rerolls = reroll_count(s->hand[p], v.wf);
         nudges = nudge_count(&v);
     }
     int n = *count = rerolls + nudges + placement_count(&v);
