@@ -44,6 +44,27 @@ static inline int unplaced(const es_game *g, const vienna_state *s, int p) {
     return hand_total(s, p) + (s->white_holder == p && s->white_face != 0);
 }
 
+/* The six face counts of p's hand as the low bytes of one word (face a in byte a - 1). */
+static inline uint64_t hand_bytes(const vienna_state *s, int p) {
+    uint64_t bytes = 0;
+    memcpy(&bytes, s->hand[p], 6);
+    return bytes;
+}
+
+static inline void set_hand_bytes(vienna_state *s, int p, uint64_t bytes) { memcpy(s->hand[p], &bytes, 6); }
+
+/* A roll's or reroll's 3-bit digits (digit a - 1: dice of face a) as hand bytes. */
+static inline uint64_t digits_to_bytes(uint32_t digits) {
+    uint64_t bytes = 0;
+    for (int i = 0; i < 6; i++) bytes |= (uint64_t)((digits >> (3 * i)) & 7) << (8 * i);
+    return bytes;
+}
+
+/* unplaced(g, s, p) > 0, without summing the hand: the turn order asks this at every turn. */
+static inline int has_unplaced(const vienna_state *s, int p) {
+    return !((s->rolled >> p) & 1) || hand_bytes(s, p) || (s->white_holder == p && s->white_face != 0);
+}
+
 /* The face of p's white die while it is in p's hand, else 0. */
 static inline int white_face_of(const vienna_state *s, int p) { return s->white_holder == p ? s->white_face : 0; }
 
@@ -224,7 +245,7 @@ static void next_turn(const es_game *g, vienna_state *s) {
     s->roll_turn = 0;
     for (int i = 1; i <= n; i++) {
         int q = (s->turn + i) % n;
-        if (unplaced(g, s, q)) {
+        if (has_unplaced(s, q)) {
             start_turn(g, s, q);
             return;
         }
@@ -234,7 +255,7 @@ static void next_turn(const es_game *g, vienna_state *s) {
 
 static void end_turn(const es_game *g, vienna_state *s) {
     int p = s->turn;
-    if (s->special_owner[VI_S_DOUBLE] == p && !s->double_used && unplaced(g, s, p)) {
+    if (s->special_owner[VI_S_DOUBLE] == p && !s->double_used && has_unplaced(s, p)) {
         s->phase = VI_PH_DOUBLE;
         s->actor = (int8_t)p;
         return;
@@ -340,18 +361,16 @@ static void final_scoring(const es_game *g, vienna_state *s) {
 }
 
 static void cleanup(const es_game *g, vienna_state *s) {
-    const vienna_data *d = DATA(g);
     int over = s->round >= g->options[VI_OPT_MAX_ROUNDS];
     for (int p = 0; p < g->players; p++) over |= s->vp[p] >= VI_END_VP;
     if (over) {
         final_scoring(g, s);
         return;
     }
-    for (int t = 0; t < d->n_ptypes; t++)
-        if ((s->display >> t) & 1) {
-            s->discard[t]++;
-            s->discard_total++;
-        }
+    for (uint64_t x = s->display; x; x &= x - 1) {   /* the display's cards, not all the types */
+        s->discard[lowest_bit(x)]++;
+        s->discard_total++;
+    }
     s->display = 0;
     refill(g, s);
 }
@@ -360,8 +379,9 @@ static void cleanup(const es_game *g, vienna_state *s) {
 static void evaluate(const es_game *g, vienna_state *s, int from) {
     const vienna_data *d = DATA(g);
     es_move opts[16];
-    for (int i = from; i < d->F; i++) {
-        int o = s->occupant[i];
+    /* occupied fields are blocked (so are the gendarme's, unoccupied): skip the empty ones */
+    for (uint32_t x = s->blocked & ~(BIT(from) - 1); x; x &= x - 1) {
+        int i = __builtin_ctz(x), o = s->occupant[i];
         if (o < 0) continue;
         const vi_field *f = &d->field[i];
         s->eval_pos = (uint8_t)i;
@@ -429,6 +449,12 @@ static int reroll_radix(const vienna_state *s, int p, int radix[7]) {
     return combos * (radix[6] = white_face_of(s, p) ? 2 : 1);
 }
 
+/* How many rerolls gen_modifications lists for hand h and white face wf (0: none in hand):
+ * reroll_radix's product less the empty choice. */
+static inline int reroll_count(const uint8_t *h, int wf) {
+    return (h[0] + 1) * (h[1] + 1) * (h[2] + 1) * (h[3] + 1) * (h[4] + 1) * (h[5] + 1) * (wf ? 2 : 1) - 1;
+}
+
 /* NUDGE: +-1 without wrapping (VI-A14) */
 static int gen_nudges(const vienna_state *s, int p, es_move *out) {
     const uint8_t *h = s->hand[p];   /* not holds_die: f needs no range check here (hot loop) */
@@ -472,15 +498,6 @@ static es_move reroll_at(const int radix[7], int idx) {
     return m;
 }
 
-/* A choice of dice and the street fields it fits; every group also takes Geheimbund (any
- * dice, always free, 4.6.3), listed after its fields. */
-typedef struct {
-    uint32_t fields;
-    int8_t c1, c2, w;
-} vi_group;
-
-#define VI_MAX_GROUPS 64   /* 6 faces x (alone, 6 pairs, with white) + white alone */
-
 /* Street fields p may still place on: free, and behind the carriage only with a coin for
  * the bribe (4.5). */
 static uint32_t open_fields(const es_game *g, const vienna_state *s, int p) {
@@ -493,38 +510,112 @@ static uint32_t open_fields(const es_game *g, const vienna_state *s, int p) {
 /* The street fields a die showing a takes, alone (b = 0) or with a second die showing b; a 1
  * is wild for the holder of the Dice joker (VI-A40). */
 static inline uint32_t dice_fit(const vienna_data *d, int joker, int a, int b) {
-    int aw = joker && a == 1;
-    return b ? d->fit_two[a][aw][b][joker && b == 1] : d->fit_one[a][aw];
+    return d->fit[joker][a][b];
 }
 
-/* PLACE (4.4): every distinct choice of 1-2 dice, with the fields it fits. */
-static int placement_groups(const es_game *g, const vienna_state *s, int p, vi_group *out) {
-    const vienna_data *d = DATA(g);
-    int joker = s->special_owner[VI_S_JOKER] == p, n = 0;
-    int wf = white_face_of(s, p);
-    uint32_t open = open_fields(g, s, p);
-    const uint8_t *h = s->hand[p];
-    for (int a = 1; a <= 6; a++) {
-        if (!h[a - 1]) continue;
-        out[n++] = (vi_group){dice_fit(d, joker, a, 0) & open, (int8_t)a, 0, 0};
-        for (int b = a; b <= 6; b++)
-            if (pair_held(h, a, b))
-                out[n++] = (vi_group){dice_fit(d, joker, a, b) & open, (int8_t)a, (int8_t)b, 0};
-        if (wf) out[n++] = (vi_group){dice_fit(d, joker, a, wf) & open, (int8_t)a, 0, 1};
-    }
-    if (wf) out[n++] = (vi_group){0, 0, 0, 1};   /* the white die alone: only on Geheimbund */
+/* p's dice as bit sets (bit a: face a), read once per call: with them a turn's moves are
+ * counted and one of them found without listing them (a turn often has a hundred). */
+typedef struct {
+    uint32_t faces;             /* faces of p's unplaced coloured dice */
+    uint32_t doubles;           /* faces p holds two or more coloured dice of */
+    int wf;                     /* the white die's face while in p's hand, else 0 */
+    uint32_t open;              /* open_fields */
+    const uint32_t (*fit)[7];   /* dice_fit for p: fit[a][b] */
+} vi_dice;
+
+/* Bit i of the result: byte i of x (i < 8) is at least t, for bytes and t in 1..127. Adding
+ * 128 - t sets a byte's high bit exactly then (no carry into the next byte), and the multiply
+ * gathers the eight high bits into the top byte. */
+static inline uint32_t bytes_at_least(uint64_t x, int t) {
+    uint64_t high = (x + 0x0101010101010101ull * (uint64_t)(128 - t)) & 0x8080808080808080ull;
+    return (uint32_t)((high >> 7) * 0x0102040810204080ull >> 56);
+}
+
+static inline vi_dice read_dice(const es_game *g, const vienna_state *s, int p) {
+    uint64_t bytes = hand_bytes(s, p);   /* counts of at most 5 */
+    vi_dice v;
+    v.faces = bytes_at_least(bytes, 1) << 1;
+    v.doubles = bytes_at_least(bytes, 2) << 1;
+    v.wf = white_face_of(s, p);
+    v.open = open_fields(g, s, p);
+    v.fit = DATA(g)->fit[s->special_owner[VI_S_JOKER] == p];
+    return v;
+}
+
+/* The faces b a die of face a is placed together with, in list order (b >= a): a itself if
+ * p has two of them (pair_held), then every higher face p holds. `above` is the faces above
+ * a, which the loops over the faces have at hand (their remaining bits). */
+static inline uint32_t pair_partners(const vi_dice *v, int a, uint32_t above) {
+    return (v->doubles & BIT(a)) | above;
+}
+
+/* PLACE (4.4), in list order: for each held face a, a alone, a with each partner b, a with
+ * the white die; then the white die alone. Each such group of dice takes the street fields it
+ * fits, in order, then Geheimbund (any dice, always free, 4.6.3). gen_placements,
+ * placement_count and placement_at walk the groups in this same order. */
+static int list_group(uint32_t fields, int c1, int c2, int w, es_move *out, int n) {
+    for (; fields; fields &= fields - 1) out[n++] = MV_PLACE(__builtin_ctz(fields), c1, c2, w);
+    out[n++] = MV_PLACE(VI_GEHEIMBUND, c1, c2, w);
     return n;
 }
 
 static int gen_placements(const es_game *g, const vienna_state *s, int p, es_move *out, int n) {
-    vi_group grp[VI_MAX_GROUPS];
-    int k = placement_groups(g, s, p, grp);
-    for (int i = 0; i < k; i++) {
-        for (uint32_t x = grp[i].fields; x; x &= x - 1)
-            out[n++] = MV_PLACE(__builtin_ctz(x), grp[i].c1, grp[i].c2, grp[i].w);
-        out[n++] = MV_PLACE(VI_GEHEIMBUND, grp[i].c1, grp[i].c2, grp[i].w);
+    vi_dice v = read_dice(g, s, p);
+    for (uint32_t as = v.faces; as; as &= as - 1) {
+        int a = __builtin_ctz(as);
+        n = list_group(v.fit[a][0] & v.open, a, 0, 0, out, n);
+        for (uint32_t bs = pair_partners(&v, a, as & (as - 1)); bs; bs &= bs - 1) {
+            int b = __builtin_ctz(bs);
+            n = list_group(v.fit[a][b] & v.open, a, b, 0, out, n);
+        }
+        if (v.wf) n = list_group(v.fit[a][v.wf] & v.open, a, 0, 1, out, n);
     }
+    if (v.wf) n = list_group(0, 0, 0, 1, out, n);   /* the white die alone: only on Geheimbund */
     return n;
+}
+
+/* How many moves gen_placements lists: per group its fields and Geheimbund. */
+static int placement_count(const vi_dice *v) {
+    const uint32_t open = v->open, (*fit)[7] = v->fit;
+    const int wf = v->wf;
+    int n = 0;
+    for (uint32_t as = v->faces; as; as &= as - 1) {
+        int a = __builtin_ctz(as);
+        n += popcount32(fit[a][0] & open) + 1;
+        for (uint32_t bs = pair_partners(v, a, as & (as - 1)); bs; bs &= bs - 1)
+            n += popcount32(fit[a][__builtin_ctz(bs)] & open) + 1;
+        if (wf) n += popcount32(fit[a][wf] & open) + 1;
+    }
+    return n + (wf != 0);
+}
+
+/* The k-th move of a group (its fields, then Geheimbund), or 0 (no move id is 0) with the
+ * group's size taken off k. */
+static inline es_move group_move_at(uint32_t fields, int c1, int c2, int w, int *k) {
+    int size = popcount32(fields) + 1;
+    if (*k >= size) {
+        *k -= size;
+        return 0;
+    }
+    for (int i = *k; i > 0; i--) fields &= fields - 1;   /* drop the k lowest; none left: Geheimbund */
+    return MV_PLACE(fields ? __builtin_ctz(fields) : VI_GEHEIMBUND, c1, c2, w);
+}
+
+/* gen_placements' k-th move (0 <= k < placement_count), without the list. */
+static es_move placement_at(const vi_dice *v, int k) {
+    const uint32_t open = v->open, (*fit)[7] = v->fit;
+    const int wf = v->wf;
+    es_move m;
+    for (uint32_t as = v->faces; as; as &= as - 1) {
+        int a = __builtin_ctz(as);
+        if ((m = group_move_at(fit[a][0] & open, a, 0, 0, &k))) return m;
+        for (uint32_t bs = pair_partners(v, a, as & (as - 1)); bs; bs &= bs - 1) {
+            int b = __builtin_ctz(bs);
+            if ((m = group_move_at(fit[a][b] & open, a, b, 0, &k))) return m;
+        }
+        if (wf && (m = group_move_at(fit[a][wf] & open, a, 0, 1, &k))) return m;
+    }
+    return wf ? group_move_at(0, 0, 0, 1, &k) : 0;
 }
 
 static inline int may_modify(const es_game *g, const vienna_state *s, int p) {
@@ -591,55 +682,41 @@ static int vi_legal_moves(const es_game *g, const void *vs, es_move *out) {
     }
 }
 
-/* A turn's legal moves described without the list (rerolls, nudges, placement groups), for
- * random playouts: the list is often a hundred moves and a playout needs one of them. */
-typedef struct {
-    int radix[7], rerolls;
-    es_move nudges[16];
-    int n_nudges, groups;
-    vi_group grp[VI_MAX_GROUPS];
-} vi_turn_moves;
-
-static int describe_turn(const es_game *g, const vienna_state *s, int p, vi_turn_moves *t) {
-    int n = 0;
-    t->rerolls = t->n_nudges = 0;
-    if (may_modify(g, s, p)) {
-        n += t->rerolls = reroll_radix(s, p, t->radix) - 1;
-        n += t->n_nudges = gen_nudges(s, p, t->nudges);
-    }
-    t->groups = placement_groups(g, s, p, t->grp);
-    for (int i = 0; i < t->groups; i++) n += __builtin_popcount(t->grp[i].fields) + 1;
-    return n;
+/* Nudges gen_nudges lists: each held face up unless a 6 and down unless a 1 (can_step). */
+static inline int nudge_count(const vi_dice *v) {
+    int n = 2 * popcount32(v->faces) - (int)((v->faces >> 1) & 1) - (int)((v->faces >> 6) & 1);
+    return v->wf ? n + 2 - (v->wf == 1) - (v->wf == 6) : n;
 }
 
-/* The k-th move of the turn, in vi_legal_moves order. */
-static es_move turn_move_at(const vi_turn_moves *t, int k) {
-    if (k < t->rerolls) return reroll_at(t->radix, k + 1);
-    k -= t->rerolls;
-    if (k < t->n_nudges) return t->nudges[k];
-    k -= t->n_nudges;
-    for (int i = 0; i < t->groups; i++) {
-        int c = __builtin_popcount(t->grp[i].fields);
-        if (k > c) {
-            k -= c + 1;
-            continue;
-        }
-        uint32_t x = t->grp[i].fields;
-        for (; k > 0; k--) x &= x - 1;   /* drop the k lowest fields; none left: Geheimbund */
-        return MV_PLACE(x ? __builtin_ctz(x) : VI_GEHEIMBUND, t->grp[i].c1, t->grp[i].c2, t->grp[i].w);
-    }
-    return 0;
-}
-
+/* A turn's move for a random playout: the list (rerolls, nudges, placements; often a hundred
+ * moves) is counted, and only the drawn move is built, in vi_legal_moves order. */
 static es_move vi_random_move(const es_game *g, const void *vs, es_rng *rng, int *count) {
     const vienna_state *s = (const vienna_state *)vs;
     if (s->phase != VI_PH_TURN) {   /* other phases have a few moves: the list is cheap */
         *count = -1;
         return 0;
     }
-    vi_turn_moves t;
-    int n = *count = describe_turn(g, s, s->actor, &t);
-    return n > 0 ? turn_move_at(&t, (int)es_rng_u32_below(rng, (uint32_t)n)) : 0;
+    int p = s->actor, rerolls = 0, nudges = 0;
+    vi_dice v = read_dice(g, s, p);
+    if (may_modify(g, s, p)) {
+        rerolls = reroll_count(s->hand[p], v.wf);
+        nudges = nudge_count(&v);
+    }
+    int n = *count = rerolls + nudges + placement_count(&v);
+    if (n <= 0) return 0;
+    int k = (int)es_rng_u32_below(rng, (uint32_t)n);
+    if (k < rerolls) {
+        int radix[7];
+        reroll_radix(s, p, radix);
+        return reroll_at(radix, k + 1);
+    }
+    k -= rerolls;
+    if (k < nudges) {
+        es_move m[16];
+        gen_nudges(s, p, m);
+        return m[k];
+    }
+    return placement_at(&v, k - nudges);
 }
 
 /* ---------------------------------------------------------------- chance */
@@ -722,7 +799,7 @@ static int reroll_legal(const vienna_state *s, int p, uint32_t u) {
     return any != 0;
 }
 
-/* PLACE: (c1, c2, w) must be a group placement_groups lists, and f Geheimbund or one of the
+/* PLACE: (c1, c2, w) must be a group gen_placements lists, and f Geheimbund or one of the
  * street fields that group fits. */
 static int place_legal(const es_game *g, const vienna_state *s, int p, uint32_t u) {
     if (u >> 16) return 0;
@@ -829,7 +906,7 @@ static void apply_place(const es_game *g, vienna_state *s, es_move m) {
     } else if (fd->kind == VI_K_PRATER) {
         s->vp[p] += fd->vp;
         s->coins[p] += fd->coins;
-        if (unplaced(g, s, p)) {
+        if (has_unplaced(s, p)) {
             s->phase = VI_PH_PRATER;
             s->actor = (int8_t)p;
         } else {
@@ -861,7 +938,8 @@ static void vi_apply(const es_game *g, void *vs, es_move m) {
         break;
     }
     case VI_M_ROLL: {
-        for (int f = 0; f < 6; f++) s->hand[p][f] += (uint8_t)MV_ARG(m, 4 + 3 * f, 3);
+        /* bytewise add: a hand holds at most 5 dice, so no byte carries into the next */
+        set_hand_bytes(s, p, hand_bytes(s, p) + digits_to_bytes(MV_ARG(m, 4, 18)));
         if (s->roll_white) s->white_face = (uint8_t)MV_ARG(m, 22, 3);
         if (!((s->rolled >> p) & 1)) {
             s->rolled |= (uint8_t)BIT(p);
@@ -1097,13 +1175,15 @@ static int vi_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
     NEED(d->krieau == 0 && d->field[d->F - 1].kind == VI_K_HEURIGER,
          "board.fields: Krieau must be the first street field and Heuriger the last");
     d->street_mask = BIT(d->F) - 1;
-    for (int a = 1; a <= 6; a++)
-        for (int aw = 0; aw < 2; aw++) {
-            d->fit_one[a][aw] = fields_for_totals(d, aw ? 0x7Eu : BIT(a));
-            for (int b = 1; b <= 6; b++)
-                for (int bw = 0; bw < 2; bw++)
-                    d->fit_two[a][aw][b][bw] = fields_for_totals(d, pair_totals(a, aw, b, bw)) |
-                                               (a == b || aw || bw ? d->pair_fields : 0);
+    for (int joker = 0; joker < 2; joker++)
+        for (int a = 1; a <= 6; a++) {
+            int aw = joker && a == 1;
+            d->fit[joker][a][0] = fields_for_totals(d, aw ? 0x7Eu : BIT(a));
+            for (int b = 1; b <= 6; b++) {
+                int bw = joker && b == 1;
+                d->fit[joker][a][b] = fields_for_totals(d, pair_totals(a, aw, b, bw)) |
+                                      (a == b || aw || bw ? d->pair_fields : 0);
+            }
         }
     const int32_t *ct = ft;
     for (int c = 0; c < d->n_start; c++, ct += 4) {

@@ -77,9 +77,11 @@ typedef struct vienna_data {
     uint32_t street_mask;            /* bits 0..F-1 */
     uint32_t fields_for_total[13];   /* street fields accepting total t (numeric fields) */
     uint32_t pair_fields;
-    /* fields a die of face a fits (wild: the Dice joker on a 1), and a pair a+b (a double or a
-     * wild die also fits the pair fields), before blocked fields and bribes */
-    uint32_t fit_one[7][2], fit_two[7][2][7][2];
+    /* fit[joker][a][b]: the street fields a die of face a fits alone (b = 0) or with a second
+     * die of face b (a double or a wild die also fits the pair fields), for a player without
+     * or with the Dice joker (a 1 is wild for its holder); before blocked fields and bribes.
+     * Resolved at setup so that the move generator's inner loop is a single lookup. */
+    uint32_t fit[2][7][7];
     int krieau, prater;              /* field index, or -1 */
 } vienna_data;
 
