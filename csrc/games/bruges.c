@@ -75,6 +75,11 @@ static inline int set_count(const uint64_t *a) {
     for (int w = 0; w < BR_WORDS; w++) n += __builtin_popcountll(a[w]);
     return n;
 }
+static inline int set_empty(const uint64_t *a) {
+    uint64_t any = 0;
+    for (int w = 0; w < BR_WORDS; w++) any |= a[w];
+    return !any;
+}
 /* The i-th card (from 0, in card order) of a set with more than i cards. */
 static inline int set_nth(const uint64_t *a, int i) {
     for (int w = 0; w < BR_WORDS; w++) {
@@ -514,13 +519,14 @@ static int legal_raw(const es_game *g, const br_state *s, es_move *out) {
     return 0;
 }
 
-/* random_move hook. In a turn: count the moves per card in legal_raw's order (a hand card's
- * plays: those of its colour, plus VI if it is affordable and a house is empty; a person: its
- * activation), draw one index, and find that move without listing the others. */
+/* random_move hook. In a turn: one pass over the cards in legal_raw's order (card order) notes
+ * each card's number of moves (a hand card's plays: those of its colour, plus VI if it is
+ * affordable and a house is empty; a person: its activation); draw one index and find its move
+ * in those notes, without listing the others. */
 static es_move br_random_move(const es_game *g, const void *sv, es_rng *rng, int *count) {
     const br_state *s = sv;
     const bruges_data *d = D(g);
-    if (!is_chance(s) && plain_refill(g, s)) {
+    if (s->phase == BR_PH_DRAW && !is_chance(s) && plain_refill(g, s)) {
         *count = 2;
         return MV(BR_M_DRAW, (int)es_rng_u32_below(rng, 2));
     }
@@ -533,33 +539,30 @@ static es_move br_random_move(const es_game *g, const void *sv, es_rng *rng, int
     player_sets(s, p, &ps);
     int recruit = s->plays_left && has_empty_house(&ps), money = s->money[p];
     colour_plays(g, s, p, per_colour);
-    if (s->plays_left) {   /* the hand's plays by colour, then VI per affordable card */
-        for (int k = 0; k < BR_NCOL; k++) {
-            uint64_t x[BR_WORDS];
-            memcpy(x, ps.hand, sizeof x);
-            set_and(x, d->colour_set[k]);
-            n += per_colour[k] * set_count(x);
+    uint8_t card[BR_CARDS], moves[BR_CARDS];   /* the cards with moves, in order, and how many */
+    int nc = 0;
+    for (int w = 0; w < BR_WORDS; w++) {
+        uint64_t person = ps.person[w];
+        for (uint64_t x = (s->plays_left ? ps.hand[w] : 0) | person; x; x &= x - 1) {
+            int c = (w << 6) + __builtin_ctzll(x), m;
+            if (person >> (c & 63) & 1) m = can_activate(g, s, p, c);
+            else m = per_colour[d->card[c].colour] + (recruit & (money >= d->card[c].cost));
+            card[nc] = (uint8_t)c;
+            moves[nc++] = (uint8_t)m;
+            n += m;
         }
-        if (recruit) SET_FOREACH(c, ps.hand) n += money >= d->card[c].cost;
     }
-    SET_FOREACH(c, ps.person) n += can_activate(g, s, p, c);
-    n += s->played || set_count(ps.hand) == 0;   /* END_TURN, last in the list */
+    n += s->played || set_empty(ps.hand);   /* END_TURN, last in the list */
     *count = n;
     if (n == 0) return 0;
     int r = (int)es_rng_u32_below(rng, (uint32_t)n);
-    uint64_t both[BR_WORDS];
-    for (int w = 0; w < BR_WORDS; w++) both[w] = (s->plays_left ? ps.hand[w] : 0) | ps.person[w];
-    SET_FOREACH(c, both) {   /* walk legal_raw's order to the r-th move */
-        if (s->zone[c] == BR_Z_PERSON) {
-            if (can_activate(g, s, p, c) && r-- == 0) return MV(BR_M_ACTIVATE, c);
+    for (int i = 0; i < nc; i++) {   /* walk legal_raw's order to the r-th move */
+        if (r >= moves[i]) {
+            r -= moves[i];
             continue;
         }
-        int m = per_colour[d->card[c].colour] + (recruit & (money >= d->card[c].cost));
-        if (r >= m) {
-            r -= m;
-            continue;
-        }
-        int acts[7];
+        int c = card[i], acts[7];
+        if (s->zone[c] == BR_Z_PERSON) return MV(BR_M_ACTIVATE, c);
         card_plays(g, s, p, c, recruit, acts);
         return MV(BR_M_PLAY, c | (acts[r] << 8));
     }
