@@ -117,6 +117,17 @@ static void place_card(const es_game *g, br_state *s, int c, int z, int o) {
     if ((to = card_set(s, z, o))) to[c >> 6] |= bit;
 }
 
+/* place_card's hot case, a card of the undecided pool drawn into p's hand, without the
+ * generic lookups of both zones' sets. */
+static inline void draw_into_hand(const es_game *g, br_state *s, int c, int p) {
+    uint64_t bit = 1ull << (c & 63);
+    s->pool[c >> 6] &= ~bit;
+    s->pool_n[D(g)->card[c].colour]--;
+    s->zone[c] = BR_Z_HAND;
+    s->owner[c] = (uint8_t)p;
+    s->held[BR_Z_HAND - BR_Z_HAND][p][c >> 6] |= bit;
+}
+
 /* The kept sets from the zone and owner bytes (after a state was built field by field, or
  * its cards were redealt). Safe on any bytes: out-of-range zones and owners are skipped. */
 static void derive_sets(const es_game *g, br_state *s) {
@@ -268,7 +279,7 @@ static void begin_turn(const es_game *g, br_state *s) {
     s->played = 0;
     s->draws_left = 0;
     s->jailer_left = 0;
-    if (hand_size(s, s->cur) == 0) end_turn(g, s);
+    if (set_empty(held(s, BR_Z_HAND, s->cur))) end_turn(g, s);   /* in a turn no card is pending */
 }
 
 static void begin_rep(const es_game *g, br_state *s) {
@@ -761,7 +772,7 @@ static void apply_chance(const es_game *g, br_state *s, es_move m) {
     }
     case BR_C_CARD: {
         int c = arg & 255, k = D(g)->card[c].colour;
-        place_card(g, s, c, BR_Z_HAND, s->cur);
+        draw_into_hand(g, s, c, s->cur);
         s->flags[c] = 0;
         if (s->need_card) s->need_card = 0;
         else {
@@ -790,15 +801,16 @@ static void apply_chance(const es_game *g, br_state *s, es_move m) {
  * listing them: the common cases, checked inline after every move. */
 static inline int settled(const es_game *g, const br_state *s) {
     return s->phase == BR_PH_OVER || is_chance(s) ||
-           (s->phase == BR_PH_TURN && s->plays_left && !s->draws_left && !s->jailer_left && hand_size(s, s->cur)) ||
+           (s->phase == BR_PH_TURN && s->plays_left && !s->draws_left && !s->jailer_left &&
+            !set_empty(held(s, BR_Z_HAND, s->cur))) ||   /* in a turn no card is pending */
            plain_refill(g, s);   /* a card to play (actions I and II at least), or two piles to draw from */
 }
 
-/* Apply forced moves and silent steps until a real decision, a chance node or the end. */
+/* Apply forced moves and silent steps until a real decision, a chance node or the end; s is
+ * not settled (the caller checked it inline). */
 static void settle(const es_game *g, br_state *s) {
     es_move buf[BR_MAX_MOVES];
-    for (;;) {
-        if (settled(g, s)) return;
+    do {
         if (s->phase == BR_PH_TURN && !s->plays_left && !s->draws_left && !s->jailer_left) {
             if (any_activation(g, s, s->cur)) return;   /* and END_TURN: two moves at least */
             end_turn(g, s);                             /* END_TURN, the only move */
@@ -808,7 +820,7 @@ static void settle(const es_game *g, br_state *s) {
         if (n >= 2) return;
         if (n == 1) apply_decision(g, s, buf[0]);
         else advance(g, s);
-    }
+    } while (!settled(g, s));
 }
 
 static void br_init(const es_game *g, void *sv) {
