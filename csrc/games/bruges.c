@@ -63,7 +63,13 @@ static int br_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
 
 /* ---------------------------------------------------------------------------- helpers */
 
-static int seat_player(const es_game *g, const br_state *s) { return (s->start + s->seat) % g->players; }
+/* (start + seat) mod players, without a division: in reachable states both are below the
+ * player count, so one subtraction does; the % is only for out-of-range bytes. */
+static inline int seat_player(const es_game *g, const br_state *s) {
+    int n = g->players, x = s->start + s->seat;
+    if (x >= n) x -= n;
+    return x < n ? x : x % n;
+}
 
 /* Card sets (BR_WORDS words, card c = bit c&63 of word c>>6), built from the zone and owner
  * bytes 16 at a time: the hot paths iterate the cards of one zone and owner, not all 165. */
@@ -107,7 +113,7 @@ static inline uint64_t *card_set(br_state *s, int z, int o) {
 static inline const uint64_t *held(const br_state *s, int z, int p) { return s->held[z - BR_Z_HAND][p]; }
 
 /* Every change of a card's zone or owner goes through here, so the kept sets stay exact. */
-static void place_card(const es_game *g, br_state *s, int c, int z, int o) {
+static inline void place_card(const es_game *g, br_state *s, int c, int z, int o) {
     uint64_t bit = 1ull << (c & 63), *from = card_set(s, s->zone[c], s->owner[c]), *to;
     int k = D(g)->card[c].colour;
     if (from) from[c >> 6] &= ~bit;
@@ -886,11 +892,13 @@ static es_move br_sample_chance(const es_game *g, const void *sv, es_rng *rng) {
     if (kind == BR_C_TOP) {
         int slot = s->need_top - 1, fr[BR_NCOL], tot = 0, last = 0;
         top_free(s, slot, fr);
-        for (int i = 0; i < BR_NCOL; i++)
-            if (fr[i] > 0) tot += fr[i], last = i;
+        for (int i = 0; i < BR_NCOL; i++) {
+            fr[i] = fr[i] > 0 ? fr[i] : 0;   /* a colour with no free card has weight 0 */
+            if (fr[i]) tot += fr[i], last = i;
+        }
         int r = (int)es_rng_u32_below(rng, (uint32_t)tot);
         for (int i = 0; i < BR_NCOL; i++)
-            if (fr[i] > 0 && (r -= fr[i]) < 0) return MV(BR_C_TOP, slot | (i << 1));
+            if ((r -= fr[i]) < 0) return MV(BR_C_TOP, slot | (i << 1));
         return MV(BR_C_TOP, slot | (last << 1));
     }
     if (kind == BR_C_START) return MV(BR_C_START, (int)es_rng_u32_below(rng, (uint32_t)g->players));
