@@ -53,6 +53,8 @@ static int br_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
         d->colour_set[d->card[k].colour][k >> 6] |= 1ull << (k & 63);
         d->effect_set[d->card[k].effect][k >> 6] |= 1ull << (k & 63);
         const br_card *q = &d->card[k];
+        d->colour_of[k] = q->colour;
+        d->cost_of[k] = q->cost;
         d->activation_need[k] = q->activation == BR_A_INF1                         ? BR_NEED_NOTHING
                                 : q->activation == BR_A_WORKER && q->worker >= 0 ? (uint8_t)q->worker
                                                                                  : BR_NEED_NEVER;
@@ -115,7 +117,7 @@ static inline const uint64_t *held(const br_state *s, int z, int p) { return s->
 /* Every change of a card's zone or owner goes through here, so the kept sets stay exact. */
 static inline void place_card(const es_game *g, br_state *s, int c, int z, int o) {
     uint64_t bit = 1ull << (c & 63), *from = card_set(s, s->zone[c], s->owner[c]), *to;
-    int k = D(g)->card[c].colour;
+    int k = D(g)->colour_of[c];
     if (from) from[c >> 6] &= ~bit;
     s->pool_n[k] = (uint8_t)(s->pool_n[k] - (s->zone[c] == BR_Z_POOL) + (z == BR_Z_POOL));
     s->zone[c] = (uint8_t)z;
@@ -128,7 +130,7 @@ static inline void place_card(const es_game *g, br_state *s, int c, int z, int o
 static inline void draw_into_hand(const es_game *g, br_state *s, int c, int p) {
     uint64_t bit = 1ull << (c & 63);
     s->pool[c >> 6] &= ~bit;
-    s->pool_n[D(g)->card[c].colour]--;
+    s->pool_n[D(g)->colour_of[c]]--;
     s->zone[c] = BR_Z_HAND;
     s->owner[c] = (uint8_t)p;
     s->held[BR_Z_HAND - BR_Z_HAND][p][c >> 6] |= bit;
@@ -157,6 +159,13 @@ static int hand_size(const br_state *s, int p) {
     int n = set_count(held(s, BR_Z_HAND, p));
     if (p == s->cur && (s->phase == BR_PH_DRAW || s->phase == BR_PH_REVEAL))   /* else none pending */
         for (int k = 0; k < BR_NCOL; k++) n += s->pending[p][k];
+    return n;
+}
+
+/* hand_size of the drawer in phase 1 (s->cur, the phase known): the hand and the drawn cards. */
+static inline int refill_hand_size(const br_state *s) {
+    int n = set_count(held(s, BR_Z_HAND, s->cur));
+    for (int k = 0; k < BR_NCOL; k++) n += s->pending[s->cur][k];
     return n;
 }
 
@@ -446,13 +455,13 @@ static void colour_plays(const es_game *g, const br_state *s, int p, int per_col
  * of the colour, VI if the card is affordable and recruit (p has an empty house). One rule for
  * the move list and for is_legal. */
 static inline int play_allowed(const es_game *g, const br_state *s, int p, int c, int a, int recruit) {
-    int k = D(g)->card[c].colour;
+    int k = D(g)->colour_of[c];
     switch (a) {
     case BR_ACT_I: case BR_ACT_II: return 1;
     case BR_ACT_III: return s->threats[p][k] > 0;
     case BR_ACT_IV0: case BR_ACT_IV1: return canal_open(g, s, p, a - BR_ACT_IV0, k);
     case BR_ACT_V: return s->workers[p][k] > 0;
-    case BR_ACT_VI: return recruit && s->money[p] >= D(g)->card[c].cost;
+    case BR_ACT_VI: return recruit && s->money[p] >= D(g)->cost_of[c];
     }
     return 0;
 }
@@ -468,7 +477,7 @@ static inline int card_plays(const es_game *g, const br_state *s, int p, int c, 
 /* The common phase-1 node: both piles open and a hand below the refill size, so the moves are
  * exactly the two draws, in slot order (legal_raw's list). */
 static inline int plain_refill(const es_game *g, const br_state *s) {
-    return s->phase == BR_PH_DRAW && s->size[0] && s->size[1] && hand_size(s, s->cur) < D(g)->hand_size;
+    return s->phase == BR_PH_DRAW && s->size[0] && s->size[1] && refill_hand_size(s) < D(g)->hand_size;
 }
 
 static int legal_raw(const es_game *g, const br_state *s, es_move *out) {
@@ -563,7 +572,7 @@ static es_move br_random_move(const es_game *g, const void *sv, es_rng *rng, int
         for (uint64_t x = (s->plays_left ? ps.hand[w] : 0) | person; x; x &= x - 1) {
             int c = (w << 6) + __builtin_ctzll(x), m;
             if (person >> (c & 63) & 1) m = can_activate(g, s, p, c);
-            else m = per_colour[d->card[c].colour] + (recruit & (money >= d->card[c].cost));
+            else m = per_colour[d->colour_of[c]] + (recruit & (money >= d->cost_of[c]));
             card[nc] = (uint8_t)c;
             moves[nc++] = (uint8_t)m;
             n += m;
@@ -777,7 +786,7 @@ static void apply_chance(const es_game *g, br_state *s, es_move m) {
         break;
     }
     case BR_C_CARD: {
-        int c = arg & 255, k = D(g)->card[c].colour;
+        int c = arg & 255, k = D(g)->colour_of[c];
         draw_into_hand(g, s, c, s->cur);
         s->flags[c] = 0;
         if (s->need_card) s->need_card = 0;
