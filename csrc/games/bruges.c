@@ -881,7 +881,9 @@ static int br_legal_moves(const es_game *g, const void *sv, es_move *out) {
 
 static void br_apply(const es_game *g, void *sv, es_move m) {
     br_state *s = sv;
-    if (is_chance(s)) apply_chance(g, s, m);
+    /* A legal move is a chance outcome exactly at a chance node, and the outcome types come
+     * after the decision types: the move's type says which it is, without reading the state. */
+    if (MV_TYPE(m) >= BR_C_START) apply_chance(g, s, m);
     else apply_decision(g, s, m);
     if (!settled(g, s)) settle(g, s);
 }
