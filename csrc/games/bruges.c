@@ -474,6 +474,14 @@ static inline int card_plays(const es_game *g, const br_state *s, int p, int c, 
     return m;
 }
 
+/* The r-th action (from 0, in id order) p can take with hand card c: card_plays(...)[r]
+ * without listing the rest (I and II, always allowed, come first, so most picks stop there). */
+static inline int nth_play(const es_game *g, const br_state *s, int p, int c, int recruit, int r) {
+    for (int a = BR_ACT_I; a < BR_ACT_VI; a++)
+        if (play_allowed(g, s, p, c, a, recruit) && r-- == 0) return a;
+    return BR_ACT_VI;   /* r counted the card's moves: the last one */
+}
+
 /* The common phase-1 node: both piles open and a hand below the refill size, so the moves are
  * exactly the two draws, in slot order (legal_raw's list). */
 static inline int plain_refill(const es_game *g, const br_state *s) {
@@ -587,10 +595,9 @@ static es_move br_random_move(const es_game *g, const void *sv, es_rng *rng, int
             r -= moves[i];
             continue;
         }
-        int c = card[i], acts[7];
+        int c = card[i];
         if (s->zone[c] == BR_Z_PERSON) return MV(BR_M_ACTIVATE, c);
-        card_plays(g, s, p, c, recruit, acts);
-        return MV(BR_M_PLAY, c | (acts[r] << 8));
+        return MV(BR_M_PLAY, c | (nth_play(g, s, p, c, recruit, r) << 8));
     }
     return MV(BR_M_END_TURN, 0);
 }
