@@ -572,7 +572,7 @@ static es_move br_random_move(const es_game *g, const void *sv, es_rng *rng, int
     br_sets ps;
     player_sets(s, p, &ps);
     int recruit = s->plays_left && has_empty_house(&ps), money = s->money[p];
-    colour_plays(g, s, p, per_colour);
+    if (s->plays_left) colour_plays(g, s, p, per_colour);   /* else no hand card is looked at */
     uint8_t card[BR_CARDS], moves[BR_CARDS];   /* the cards with moves, in order, and how many */
     int nc = 0;
     for (int w = 0; w < BR_WORDS; w++) {
@@ -868,8 +868,10 @@ static void br_init(const es_game *g, void *sv) {
     } else {
         s->phase = BR_PH_START;
     }
-    for (int c = 0; c < BR_CARDS; c++) s->pool[c >> 6] |= 1ull << (c & 63);   /* every card undecided */
-    for (int k = 0; k < BR_NCOL; k++) s->pool_n[k] = (uint8_t)set_count(d->colour_set[k]);
+    for (int k = 0; k < BR_NCOL; k++) {   /* every card undecided: the union of the colours */
+        for (int w = 0; w < BR_WORDS; w++) s->pool[w] |= d->colour_set[k][w];
+        s->pool_n[k] = (uint8_t)set_count(d->colour_set[k]);
+    }
 }
 
 static int br_current_player(const es_game *g, const void *sv) {
