@@ -53,6 +53,8 @@ static int br_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
         d->colour_set[d->card[k].colour][k >> 6] |= 1ull << (k & 63);
         d->effect_set[d->card[k].effect][k >> 6] |= 1ull << (k & 63);
         const br_card *q = &d->card[k];
+        d->colour_of[k] = q->colour;
+        d->cost_of[k] = q->cost;
         d->activation_need[k] = q->activation == BR_A_INF1                         ? BR_NEED_NOTHING
                                 : q->activation == BR_A_WORKER && q->worker >= 0 ? (uint8_t)q->worker
                                                                                  : BR_NEED_NEVER;
@@ -63,7 +65,13 @@ static int br_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t 
 
 /* ---------------------------------------------------------------------------- helpers */
 
-static int seat_player(const es_game *g, const br_state *s) { return (s->start + s->seat) % g->players; }
+/* (start + seat) mod players, without a division: in reachable states both are below the
+ * player count, so one subtraction does; the % is only for out-of-range bytes. */
+static inline int seat_player(const es_game *g, const br_state *s) {
+    int n = g->players, x = s->start + s->seat;
+    if (x >= n) x -= n;
+    return x < n ? x : x % n;
+}
 
 /* Card sets (BR_WORDS words, card c = bit c&63 of word c>>6), built from the zone and owner
  * bytes 16 at a time: the hot paths iterate the cards of one zone and owner, not all 165. */
@@ -74,6 +82,11 @@ static inline int set_count(const uint64_t *a) {
     int n = 0;
     for (int w = 0; w < BR_WORDS; w++) n += __builtin_popcountll(a[w]);
     return n;
+}
+static inline int set_empty(const uint64_t *a) {
+    uint64_t any = 0;
+    for (int w = 0; w < BR_WORDS; w++) any |= a[w];
+    return !any;
 }
 /* The i-th card (from 0, in card order) of a set with more than i cards. */
 static inline int set_nth(const uint64_t *a, int i) {
@@ -102,14 +115,25 @@ static inline uint64_t *card_set(br_state *s, int z, int o) {
 static inline const uint64_t *held(const br_state *s, int z, int p) { return s->held[z - BR_Z_HAND][p]; }
 
 /* Every change of a card's zone or owner goes through here, so the kept sets stay exact. */
-static void place_card(const es_game *g, br_state *s, int c, int z, int o) {
+static inline void place_card(const es_game *g, br_state *s, int c, int z, int o) {
     uint64_t bit = 1ull << (c & 63), *from = card_set(s, s->zone[c], s->owner[c]), *to;
-    int k = D(g)->card[c].colour;
+    int k = D(g)->colour_of[c];
     if (from) from[c >> 6] &= ~bit;
     s->pool_n[k] = (uint8_t)(s->pool_n[k] - (s->zone[c] == BR_Z_POOL) + (z == BR_Z_POOL));
     s->zone[c] = (uint8_t)z;
     s->owner[c] = (uint8_t)o;
     if ((to = card_set(s, z, o))) to[c >> 6] |= bit;
+}
+
+/* place_card's hot case, a card of the undecided pool drawn into p's hand, without the
+ * generic lookups of both zones' sets. */
+static inline void draw_into_hand(const es_game *g, br_state *s, int c, int p) {
+    uint64_t bit = 1ull << (c & 63);
+    s->pool[c >> 6] &= ~bit;
+    s->pool_n[D(g)->colour_of[c]]--;
+    s->zone[c] = BR_Z_HAND;
+    s->owner[c] = (uint8_t)p;
+    s->held[BR_Z_HAND - BR_Z_HAND][p][c >> 6] |= bit;
 }
 
 /* The kept sets from the zone and owner bytes (after a state was built field by field, or
@@ -135,6 +159,13 @@ static int hand_size(const br_state *s, int p) {
     int n = set_count(held(s, BR_Z_HAND, p));
     if (p == s->cur && (s->phase == BR_PH_DRAW || s->phase == BR_PH_REVEAL))   /* else none pending */
         for (int k = 0; k < BR_NCOL; k++) n += s->pending[p][k];
+    return n;
+}
+
+/* hand_size of the drawer in phase 1 (s->cur, the phase known): the hand and the drawn cards. */
+static inline int refill_hand_size(const br_state *s) {
+    int n = set_count(held(s, BR_Z_HAND, s->cur));
+    for (int k = 0; k < BR_NCOL; k++) n += s->pending[s->cur][k];
     return n;
 }
 
@@ -263,7 +294,7 @@ static void begin_turn(const es_game *g, br_state *s) {
     s->played = 0;
     s->draws_left = 0;
     s->jailer_left = 0;
-    if (hand_size(s, s->cur) == 0) end_turn(g, s);
+    if (set_empty(held(s, BR_Z_HAND, s->cur))) end_turn(g, s);   /* in a turn no card is pending */
 }
 
 static void begin_rep(const es_game *g, br_state *s) {
@@ -424,13 +455,13 @@ static void colour_plays(const es_game *g, const br_state *s, int p, int per_col
  * of the colour, VI if the card is affordable and recruit (p has an empty house). One rule for
  * the move list and for is_legal. */
 static inline int play_allowed(const es_game *g, const br_state *s, int p, int c, int a, int recruit) {
-    int k = D(g)->card[c].colour;
+    int k = D(g)->colour_of[c];
     switch (a) {
     case BR_ACT_I: case BR_ACT_II: return 1;
     case BR_ACT_III: return s->threats[p][k] > 0;
     case BR_ACT_IV0: case BR_ACT_IV1: return canal_open(g, s, p, a - BR_ACT_IV0, k);
     case BR_ACT_V: return s->workers[p][k] > 0;
-    case BR_ACT_VI: return recruit && s->money[p] >= D(g)->card[c].cost;
+    case BR_ACT_VI: return recruit && s->money[p] >= D(g)->cost_of[c];
     }
     return 0;
 }
@@ -443,10 +474,18 @@ static inline int card_plays(const es_game *g, const br_state *s, int p, int c, 
     return m;
 }
 
+/* The r-th action (from 0, in id order) p can take with hand card c: card_plays(...)[r]
+ * without listing the rest (I and II, always allowed, come first, so most picks stop there). */
+static inline int nth_play(const es_game *g, const br_state *s, int p, int c, int recruit, int r) {
+    for (int a = BR_ACT_I; a < BR_ACT_VI; a++)
+        if (play_allowed(g, s, p, c, a, recruit) && r-- == 0) return a;
+    return BR_ACT_VI;   /* r counted the card's moves: the last one */
+}
+
 /* The common phase-1 node: both piles open and a hand below the refill size, so the moves are
  * exactly the two draws, in slot order (legal_raw's list). */
 static inline int plain_refill(const es_game *g, const br_state *s) {
-    return s->phase == BR_PH_DRAW && s->size[0] && s->size[1] && hand_size(s, s->cur) < D(g)->hand_size;
+    return s->phase == BR_PH_DRAW && s->size[0] && s->size[1] && refill_hand_size(s) < D(g)->hand_size;
 }
 
 static int legal_raw(const es_game *g, const br_state *s, es_move *out) {
@@ -514,13 +553,14 @@ static int legal_raw(const es_game *g, const br_state *s, es_move *out) {
     return 0;
 }
 
-/* random_move hook. In a turn: count the moves per card in legal_raw's order (a hand card's
- * plays: those of its colour, plus VI if it is affordable and a house is empty; a person: its
- * activation), draw one index, and find that move without listing the others. */
+/* random_move hook. In a turn: one pass over the cards in legal_raw's order (card order) notes
+ * each card's number of moves (a hand card's plays: those of its colour, plus VI if it is
+ * affordable and a house is empty; a person: its activation); draw one index and find its move
+ * in those notes, without listing the others. */
 static es_move br_random_move(const es_game *g, const void *sv, es_rng *rng, int *count) {
     const br_state *s = sv;
     const bruges_data *d = D(g);
-    if (!is_chance(s) && plain_refill(g, s)) {
+    if (s->phase == BR_PH_DRAW && !is_chance(s) && plain_refill(g, s)) {
         *count = 2;
         return MV(BR_M_DRAW, (int)es_rng_u32_below(rng, 2));
     }
@@ -532,36 +572,32 @@ static es_move br_random_move(const es_game *g, const void *sv, es_rng *rng, int
     br_sets ps;
     player_sets(s, p, &ps);
     int recruit = s->plays_left && has_empty_house(&ps), money = s->money[p];
-    colour_plays(g, s, p, per_colour);
-    if (s->plays_left) {   /* the hand's plays by colour, then VI per affordable card */
-        for (int k = 0; k < BR_NCOL; k++) {
-            uint64_t x[BR_WORDS];
-            memcpy(x, ps.hand, sizeof x);
-            set_and(x, d->colour_set[k]);
-            n += per_colour[k] * set_count(x);
+    if (s->plays_left) colour_plays(g, s, p, per_colour);   /* else no hand card is looked at */
+    uint8_t card[BR_CARDS], moves[BR_CARDS];   /* the cards with moves, in order, and how many */
+    int nc = 0;
+    for (int w = 0; w < BR_WORDS; w++) {
+        uint64_t person = ps.person[w];
+        for (uint64_t x = (s->plays_left ? ps.hand[w] : 0) | person; x; x &= x - 1) {
+            int c = (w << 6) + __builtin_ctzll(x), m;
+            if (person >> (c & 63) & 1) m = can_activate(g, s, p, c);
+            else m = per_colour[d->colour_of[c]] + (recruit & (money >= d->cost_of[c]));
+            card[nc] = (uint8_t)c;
+            moves[nc++] = (uint8_t)m;
+            n += m;
         }
-        if (recruit) SET_FOREACH(c, ps.hand) n += money >= d->card[c].cost;
     }
-    SET_FOREACH(c, ps.person) n += can_activate(g, s, p, c);
-    n += s->played || set_count(ps.hand) == 0;   /* END_TURN, last in the list */
+    n += s->played || set_empty(ps.hand);   /* END_TURN, last in the list */
     *count = n;
     if (n == 0) return 0;
     int r = (int)es_rng_u32_below(rng, (uint32_t)n);
-    uint64_t both[BR_WORDS];
-    for (int w = 0; w < BR_WORDS; w++) both[w] = (s->plays_left ? ps.hand[w] : 0) | ps.person[w];
-    SET_FOREACH(c, both) {   /* walk legal_raw's order to the r-th move */
-        if (s->zone[c] == BR_Z_PERSON) {
-            if (can_activate(g, s, p, c) && r-- == 0) return MV(BR_M_ACTIVATE, c);
+    for (int i = 0; i < nc; i++) {   /* walk legal_raw's order to the r-th move */
+        if (r >= moves[i]) {
+            r -= moves[i];
             continue;
         }
-        int m = per_colour[d->card[c].colour] + (recruit & (money >= d->card[c].cost));
-        if (r >= m) {
-            r -= m;
-            continue;
-        }
-        int acts[7];
-        card_plays(g, s, p, c, recruit, acts);
-        return MV(BR_M_PLAY, c | (acts[r] << 8));
+        int c = card[i];
+        if (s->zone[c] == BR_Z_PERSON) return MV(BR_M_ACTIVATE, c);
+        return MV(BR_M_PLAY, c | (nth_play(g, s, p, c, recruit, r) << 8));
     }
     return MV(BR_M_END_TURN, 0);
 }
@@ -757,8 +793,8 @@ static void apply_chance(const es_game *g, br_state *s, es_move m) {
         break;
     }
     case BR_C_CARD: {
-        int c = arg & 255, k = D(g)->card[c].colour;
-        place_card(g, s, c, BR_Z_HAND, s->cur);
+        int c = arg & 255, k = D(g)->colour_of[c];
+        draw_into_hand(g, s, c, s->cur);
         s->flags[c] = 0;
         if (s->need_card) s->need_card = 0;
         else {
@@ -787,15 +823,16 @@ static void apply_chance(const es_game *g, br_state *s, es_move m) {
  * listing them: the common cases, checked inline after every move. */
 static inline int settled(const es_game *g, const br_state *s) {
     return s->phase == BR_PH_OVER || is_chance(s) ||
-           (s->phase == BR_PH_TURN && s->plays_left && !s->draws_left && !s->jailer_left && hand_size(s, s->cur)) ||
+           (s->phase == BR_PH_TURN && s->plays_left && !s->draws_left && !s->jailer_left &&
+            !set_empty(held(s, BR_Z_HAND, s->cur))) ||   /* in a turn no card is pending */
            plain_refill(g, s);   /* a card to play (actions I and II at least), or two piles to draw from */
 }
 
-/* Apply forced moves and silent steps until a real decision, a chance node or the end. */
+/* Apply forced moves and silent steps until a real decision, a chance node or the end; s is
+ * not settled (the caller checked it inline). */
 static void settle(const es_game *g, br_state *s) {
     es_move buf[BR_MAX_MOVES];
-    for (;;) {
-        if (settled(g, s)) return;
+    do {
         if (s->phase == BR_PH_TURN && !s->plays_left && !s->draws_left && !s->jailer_left) {
             if (any_activation(g, s, s->cur)) return;   /* and END_TURN: two moves at least */
             end_turn(g, s);                             /* END_TURN, the only move */
@@ -805,7 +842,7 @@ static void settle(const es_game *g, br_state *s) {
         if (n >= 2) return;
         if (n == 1) apply_decision(g, s, buf[0]);
         else advance(g, s);
-    }
+    } while (!settled(g, s));
 }
 
 static void br_init(const es_game *g, void *sv) {
@@ -831,8 +868,10 @@ static void br_init(const es_game *g, void *sv) {
     } else {
         s->phase = BR_PH_START;
     }
-    for (int c = 0; c < BR_CARDS; c++) s->pool[c >> 6] |= 1ull << (c & 63);   /* every card undecided */
-    for (int k = 0; k < BR_NCOL; k++) s->pool_n[k] = (uint8_t)set_count(d->colour_set[k]);
+    for (int k = 0; k < BR_NCOL; k++) {   /* every card undecided: the union of the colours */
+        for (int w = 0; w < BR_WORDS; w++) s->pool[w] |= d->colour_set[k][w];
+        s->pool_n[k] = (uint8_t)set_count(d->colour_set[k]);
+    }
 }
 
 static int br_current_player(const es_game *g, const void *sv) {
@@ -851,7 +890,9 @@ static int br_legal_moves(const es_game *g, const void *sv, es_move *out) {
 
 static void br_apply(const es_game *g, void *sv, es_move m) {
     br_state *s = sv;
-    if (is_chance(s)) apply_chance(g, s, m);
+    /* A legal move is a chance outcome exactly at a chance node, and the outcome types come
+     * after the decision types: the move's type says which it is, without reading the state. */
+    if (MV_TYPE(m) >= BR_C_START) apply_chance(g, s, m);
     else apply_decision(g, s, m);
     if (!settled(g, s)) settle(g, s);
 }
@@ -871,11 +912,13 @@ static es_move br_sample_chance(const es_game *g, const void *sv, es_rng *rng) {
     if (kind == BR_C_TOP) {
         int slot = s->need_top - 1, fr[BR_NCOL], tot = 0, last = 0;
         top_free(s, slot, fr);
-        for (int i = 0; i < BR_NCOL; i++)
-            if (fr[i] > 0) tot += fr[i], last = i;
+        for (int i = 0; i < BR_NCOL; i++) {
+            fr[i] = fr[i] > 0 ? fr[i] : 0;   /* a colour with no free card has weight 0 */
+            if (fr[i]) tot += fr[i], last = i;
+        }
         int r = (int)es_rng_u32_below(rng, (uint32_t)tot);
         for (int i = 0; i < BR_NCOL; i++)
-            if (fr[i] > 0 && (r -= fr[i]) < 0) return MV(BR_C_TOP, slot | (i << 1));
+            if ((r -= fr[i]) < 0) return MV(BR_C_TOP, slot | (i << 1));
         return MV(BR_C_TOP, slot | (last << 1));
     }
     if (kind == BR_C_START) return MV(BR_C_START, (int)es_rng_u32_below(rng, (uint32_t)g->players));

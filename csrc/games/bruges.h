@@ -84,6 +84,9 @@ typedef struct bruges_data {
     /* derived: what activating each card needs in phase 3: a worker of colour 0..4,
      * BR_NEED_NOTHING (the infinity-1 icon) or BR_NEED_NEVER (no activation in a turn) */
     uint8_t activation_need[BR_CARDS];
+    /* derived: each card's colour and cost in dense byte arrays (a br_card row is 33 bytes),
+     * for the per-card loops of the move generator and apply */
+    uint8_t colour_of[BR_CARDS], cost_of[BR_CARDS];
 } bruges_data;
 
 /* Card zones. POOL: identity undecided (pile bodies, pile tops, extra pile, drawn-unrevealed). */
