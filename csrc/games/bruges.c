@@ -1124,36 +1124,42 @@ static void reassign(const es_game *g, br_state *s, int observer, es_rng *rng) {
     uint8_t remap[BR_CARDS];
     for (int c = 0; c < BR_CARDS; c++) remap[c] = (uint8_t)c;
     br_state old = *s;
-    for (int k = 0; k < BR_NCOL; k++) {
-        int ids[BR_CARDS], places[BR_CARDS], m = 0;
-        for (int c = 0; c < BR_CARDS; c++) {
-            if (D(g)->card[c].colour != k) continue;
-            int z = old.zone[c];
-            if (z == BR_Z_POOL || (old.owner[c] != observer &&
-                                   ((z == BR_Z_HAND && !(old.flags[c] & BR_F_PUBLIC)) || z == BR_Z_HOUSE)))
-                ids[m] = places[m] = c, m++;
+    /* one pass over the cards: the hidden ones per colour, in id order, with their place's key
+     * (zone, owner, link, flags). Determinization runs once per iteration of information-set
+     * MCTS, so the keys are computed once each rather than at every comparison. */
+    int ids[BR_NCOL][BR_CARDS], places[BR_NCOL][BR_CARDS], m[BR_NCOL] = {0};
+    uint32_t keys[BR_NCOL][BR_CARDS];
+    for (int c = 0; c < BR_CARDS; c++) {
+        int z = old.zone[c];
+        if (z == BR_Z_POOL || (old.owner[c] != observer &&
+                               ((z == BR_Z_HAND && !(old.flags[c] & BR_F_PUBLIC)) || z == BR_Z_HOUSE))) {
+            int k = D(g)->colour_of[c], i = m[k]++;
+            ids[k][i] = places[k][i] = c;
+            keys[k][i] = (uint32_t)z << 24 | (uint32_t)old.owner[c] << 16 | (uint32_t)old.link[c] << 8 | old.flags[c];
         }
-        /* places sorted by (zone, owner, link, flags), insertion sort (m <= 165): equal keys
-         * are interchangeable places, so the order depends only on what the observer knows */
-        for (int i = 1; i < m; i++) {
-            int x = places[i], j = i - 1;
-            uint32_t kx = (uint32_t)old.zone[x] << 24 | (uint32_t)old.owner[x] << 16 | (uint32_t)old.link[x] << 8 | old.flags[x];
-            while (j >= 0) {
-                int y = places[j];
-                uint32_t ky = (uint32_t)old.zone[y] << 24 | (uint32_t)old.owner[y] << 16 | (uint32_t)old.link[y] << 8 | old.flags[y];
-                if (ky <= kx) break;
-                places[j + 1] = y;
-                j--;
+    }
+    for (int k = 0; k < BR_NCOL; k++) {
+        int n = m[k], *pl = places[k];
+        uint32_t *key = keys[k];
+        /* places sorted by their key, a stable insertion sort (n <= 165): equal keys are
+         * interchangeable places, so the order depends only on what the observer knows */
+        for (int i = 1; i < n; i++) {
+            int x = pl[i], j = i - 1;
+            uint32_t kx = key[i];
+            for (; j >= 0 && key[j] > kx; j--) {
+                pl[j + 1] = pl[j];
+                key[j + 1] = key[j];
             }
-            places[j + 1] = x;
+            pl[j + 1] = x;
+            key[j + 1] = kx;
         }
         if (rng)   /* determinization: a uniform deal from that canonical order (FINDINGS #3) */
-            for (int i = m - 1; i > 0; i--) {
+            for (int i = n - 1; i > 0; i--) {
                 int j = (int)es_rng_u32_below(rng, (uint32_t)(i + 1));
-                int t = places[i]; places[i] = places[j]; places[j] = t;
+                int t = pl[i]; pl[i] = pl[j]; pl[j] = t;
             }
-        for (int i = 0; i < m; i++) {   /* card ids[i] takes the place of card places[i] */
-            int to = ids[i], from = places[i];
+        for (int i = 0; i < n; i++) {   /* card ids[i] takes the place of card places[i] */
+            int to = ids[k][i], from = pl[i];
             s->zone[to] = old.zone[from];
             s->owner[to] = old.owner[from];
             s->link[to] = old.link[from];
