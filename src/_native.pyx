@@ -162,6 +162,13 @@ cdef class Game:
     cdef int n_moves_of
     cdef es_move *outcomes
     cdef double *probs
+    # The last chance distribution handed to Python, as C arrays and as a tuple of (outcome,
+    # probability) tuples: a chance node with the same distribution (every roll of the same
+    # dice) returns a copy of that tuple instead of building its pairs again (State.chance_outcomes).
+    cdef es_move *seen_outcomes
+    cdef double *seen_probs
+    cdef int n_seen            # -1: nothing seen yet
+    cdef tuple seen_pairs
     cdef readonly str name
     cdef readonly int players
     cdef readonly size_t state_size
@@ -185,13 +192,18 @@ cdef class Game:
         self.moves = <es_move *>malloc(sizeof(es_move) * es_max_moves(self.g))
         self.outcomes = <es_move *>malloc(sizeof(es_move) * es_max_chance_outcomes(self.g))
         self.probs = <double *>malloc(sizeof(double) * es_max_chance_outcomes(self.g))
-        if not self.moves or not self.outcomes or not self.probs:
+        self.seen_outcomes = <es_move *>malloc(sizeof(es_move) * es_max_chance_outcomes(self.g))
+        self.seen_probs = <double *>malloc(sizeof(double) * es_max_chance_outcomes(self.g))
+        self.n_seen = -1
+        if not self.moves or not self.outcomes or not self.probs or not self.seen_outcomes or not self.seen_probs:
             raise MemoryError()
 
     def __dealloc__(self):
         free(self.moves)
         free(self.outcomes)
         free(self.probs)
+        free(self.seen_outcomes)
+        free(self.seen_probs)
         if self.g != NULL:
             es_game_free(self.g)
 
@@ -540,8 +552,18 @@ cdef class State:
 
     def chance_outcomes(self) -> list:
         """(outcome, probability) pairs at a chance node; the probabilities sum to 1."""
-        cdef int n = es_chance_outcomes(self.game.g, self.buf, self.game.outcomes, self.game.probs)
-        return [(self.game.outcomes[i], self.game.probs[i]) for i in range(n)]
+        cdef Game g = self.game
+        cdef int n = es_chance_outcomes(g.g, self.buf, g.outcomes, g.probs)
+        if n == g.n_seen and memcmp(g.outcomes, g.seen_outcomes, n * sizeof(es_move)) == 0 \
+                and memcmp(g.probs, g.seen_probs, n * sizeof(double)) == 0:
+            return list(g.seen_pairs)
+        pairs = [(g.outcomes[i], g.probs[i]) for i in range(n)]
+        if n > 0:
+            memcpy(g.seen_outcomes, g.outcomes, n * sizeof(es_move))
+            memcpy(g.seen_probs, g.probs, n * sizeof(double))
+            g.n_seen = n
+            g.seen_pairs = tuple(pairs)
+        return pairs
 
     def is_legal(self, move) -> bool:
         """Whether `move` is a legal move here (a decision node) or a possible chance outcome

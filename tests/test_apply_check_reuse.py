@@ -99,3 +99,25 @@ def test_a_sampled_outcome_vouches_only_for_itself_and_only_here(name):
         if checked > 20:
             break
     assert checked > 0
+
+
+@pytest.mark.parametrize("name", es.games())
+def test_chance_outcomes_are_never_a_stale_copy(name):
+    """chance_outcomes() hands back a copy of the previous answer when the distribution is the
+    same (every roll of the same dice). Visited out of order, every chance node must still
+    give exactly what a game that has seen no other chance node gives, and a caller changing
+    the list it got must not change the next answer."""
+    states = [s for s in _states(name, seed=5, n=1500) if s.is_chance()]
+    assert len(states) >= 8
+    order = list(range(len(states)))
+    random.Random(6).shuffle(order)
+    order = order[:60] + order[:60][::-1]         # repeats, in both directions
+    g = states[0].game
+    for i in order:
+        got = states[i].chance_outcomes()
+        fresh_game = es.game(name, players=g.players, options=g.options)
+        expected = fresh_game.state_from_bytes(states[i].to_bytes()).chance_outcomes()
+        assert got == expected
+        got.clear()
+        got.append((-1, 1.0))                      # a caller's own edits stay its own
+    assert states[order[0]].chance_outcomes() == states[order[0]].chance_outcomes() != [(-1, 1.0)]
