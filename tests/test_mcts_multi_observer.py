@@ -7,12 +7,12 @@ differs but still never depends on what the searcher cannot see; the node bound 
 the trees; threads never change an iteration-budgeted search; specs and bad arguments."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
 import eurosearch as es
 from eurosearch import agents
+
+from positions import midgame
 
 HIDDEN = ["oh_my_goods", "bruges", "wolsung", "coal_baron"]
 #: options under which some moves are hidden from other players (Wolsung's by default are not:
@@ -21,19 +21,7 @@ HIDDEN_MOVES = {"wolsung": {"hidden_placement": True}}
 
 
 def _midgame(game: str, players: int, seed: int, steps: int = 30) -> es.State:
-    s = es.game(game, players=players, options=HIDDEN_MOVES.get(game)).new_state(seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        while s.is_chance():
-            s.apply(s.sample_chance(rng.getrandbits(32)))
-        if s.is_terminal():
-            break
-        moves = s.legal_moves()
-        s.apply(moves[rng.randrange(len(moves))])
-    while s.is_chance():
-        s.apply(s.sample_chance(rng.getrandbits(32)))
-    assert not s.is_terminal()
-    return s
+    return midgame(es.game(game, players=players, options=HIDDEN_MOVES.get(game)), seed, steps)
 
 
 @pytest.mark.parametrize("game, players", [("vienna", 3), ("vienna", 5), ("backgammon", 2)])

@@ -7,7 +7,6 @@ search of a hidden-information game depends only on what the searcher sees; the 
 honoured; bad arguments are refused."""
 from __future__ import annotations
 
-import random
 import time
 
 import pytest
@@ -15,26 +14,15 @@ import pytest
 import eurosearch as es
 from eurosearch import agents
 
+from positions import midgame
+
 
 def _smallest(game: str) -> int:
     return es.game_spec(game).min_players
 
 
 def _midgame(game: str, players: int | None, seed: int, steps: int = 25) -> es.State:
-    g = es.game(game, players=players or _smallest(game))
-    s = g.new_state(seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        while s.is_chance():
-            s.apply(s.sample_chance(rng.getrandbits(32)))
-        if s.is_terminal():
-            break
-        moves = s.legal_moves()
-        s.apply(moves[rng.randrange(len(moves))])
-    while s.is_chance():
-        s.apply(s.sample_chance(rng.getrandbits(32)))
-    assert not s.is_terminal()
-    return s
+    return midgame(es.game(game, players=players or _smallest(game)), seed, steps)
 
 
 @pytest.mark.parametrize("game, players", [(name, None) for name in es.games()])

@@ -81,9 +81,7 @@ int es_mcts_mo(const es_game *g, const void *root, int player, const es_mcts_con
     int interrupted = 0;
 
     for (;; it++) {
-        if (cfg->iterations > 0 && it >= cfg->iterations) break;
-        if ((interrupted = es_stop_requested(stop))) break;
-        if (cfg->seconds > 0 && (it & 31) == 0 && (elapsed = es_now_seconds() - start) >= cfg->seconds) break;
+        if (search_over(cfg, stop, it, start, &elapsed, &interrupted)) break;
         uint32_t stamp = (uint32_t)(it + 1);
         memcpy(s, root, d->state_size);
         d->determinize(g, s, player, &rng);

@@ -112,6 +112,16 @@ static inline int64_t tree_node_limit(const es_mcts_config *cfg) {
     return limit > INT32_MAX ? INT32_MAX : limit;
 }
 
+/* Whether iteration `it` of a search started at `start` must not run: its iteration budget
+ * is spent, a stop was asked for (*interrupted set), or its time is up (the clock is read
+ * every 32 iterations, into *elapsed). */
+static inline int search_over(const es_mcts_config *cfg, const es_stop *stop, int64_t it, double start,
+                              double *elapsed, int *interrupted) {
+    if (cfg->iterations > 0 && it >= cfg->iterations) return 1;
+    if ((*interrupted = es_stop_requested(stop))) return 1;
+    return cfg->seconds > 0 && (it & 31) == 0 && (*elapsed = es_now_seconds() - start) >= cfg->seconds;
+}
+
 static inline int32_t find_child(const tree *t, int32_t parent, es_move key) {
     uint64_t mask = (uint64_t)t->index_cap - 1, i = edge_hash(parent, key) & mask;
     for (int32_t id; (id = t->index[i]) >= 0; i = (i + 1) & mask)
