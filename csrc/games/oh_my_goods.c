@@ -63,17 +63,23 @@ static inline int asst_at(const omg_state *s, int a, int pending) {
     return pending && s->pend_move[a] >= 0 ? s->pend_move[a] : s->asst_slot[a];
 }
 
-static int assistants_of(const omg_state *s, int p) {
-    int c = 0;
-    for (int a = 0; a < OMG_NASSIST; a++) c += s->asst_owner[a] == p;
-    return c;
+/* Bit a: p owns assistant a. Compared without branches; callers then visit only the (at most
+ * two) owned ones, which keeps the hot move generators free of 8-way unpredictable loops. */
+static inline uint32_t owned_assistants(const omg_state *s, int p) {
+    uint32_t m = 0;
+    for (int a = 0; a < OMG_NASSIST; a++) m |= (uint32_t)(s->asst_owner[a] == p) << a;
+    return m;
 }
+
+static int assistants_of(const omg_state *s, int p) { return __builtin_popcount(owned_assistants(s, p)); }
 
 /* Slots of p holding one of p's assistants (pending moves included if asked). */
 static uint32_t assistant_slots(const omg_state *s, int p, int pending) {
     uint32_t m = 0;
-    for (int a = 0; a < OMG_NASSIST; a++)
-        if (s->asst_owner[a] == p && asst_at(s, a, pending) >= 0) m |= BIT(asst_at(s, a, pending));
+    for (uint32_t own = owned_assistants(s, p); own; own &= own - 1) {
+        int at = asst_at(s, __builtin_ctz(own), pending);
+        if (at >= 0) m |= BIT(at);
+    }
     return m;
 }
 
@@ -177,12 +183,13 @@ static void pay_context(const omg_data *d, const omg_state *s, int p, int cost, 
 
 /* A minimal payment exists iff the goods not yet promised are worth the cost: pay them all,
  * then leave goods out one by one while the rest still covers it. */
-static int can_pay(const omg_data *d, const omg_state *s, int p, int cost) {
-    int free_gold = 0;
-    for (int k = 0; k < s->n_slots[p]; k++)
-        free_gold += (s->goods_n[p][k] - s->reserved[p][k]) * slot_value(d, s, p, k);
-    return free_gold >= cost;
+static int free_gold(const omg_data *d, const omg_state *s, int p) {
+    int total = 0;
+    for (int k = 0; k < s->n_slots[p]; k++) total += (s->goods_n[p][k] - s->reserved[p][k]) * slot_value(d, s, p, k);
+    return total;
 }
+
+static int can_pay(const omg_data *d, const omg_state *s, int p, int cost) { return free_gold(d, s, p) >= cost; }
 
 /* ---------------------------------------------------------------- the flow */
 
@@ -528,7 +535,8 @@ static int step(const es_game *g, omg_state *s) {
         }
         int p = order(g, s, s->idx);
         if (s->p2_step == 0) {
-            while (s->p2_asst < OMG_NASSIST && s->asst_owner[s->p2_asst] != p) s->p2_asst++;
+            uint32_t left = owned_assistants(s, p) >> s->p2_asst << s->p2_asst;   /* p's next assistant */
+            s->p2_asst = left ? (uint8_t)__builtin_ctz(left) : OMG_NASSIST;
             if (s->p2_asst < OMG_NASSIST) {
                 s->actor = (int8_t)p;
                 return 0;
@@ -633,39 +641,38 @@ static void production_need(const omg_data *d, const omg_state *s, int p, int k,
     }
 }
 
-static int can_cover(const omg_data *d, const omg_state *s, int p, const int need[OMG_NRES + 1]) {
-    if (need[0] > hand_size(s, p)) return 0;
-    for (int r = 1; r <= OMG_NRES; r++)
-        if (need[r] > hand_of_resource(d, s, p, r)) return 0;
-    return 1;
-}
-
 static int gen_produce(const es_game *g, const omg_state *s, int p, es_move *out, int n, int cap) {
     const omg_data *d = DATA(g);
     uint32_t active = assistant_slots(s, p, 0);
     int ws = s->worker_slot[p];
     if (ws >= 0) active |= BIT(ws);
-    active &= ~(uint32_t)s->tried[p];
+    active &= ~(uint32_t)s->tried[p] & (BIT(s->n_slots[p]) - 1);
     if (!active) return n;
-    int avail[OMG_NRES + 1], any;
+    int avail[OMG_NRES + 1], any, hand[OMG_NRES + 1];
     available(d, s, p, avail, &any);
-    for (int k = 0; k < s->n_slots[p]; k++) {
-        if (!((active >> k) & 1)) continue;
-        int by_worker = k == ws, short_w = by_worker && !s->worker_exact[p];
-        int need[OMG_NRES + 1];
-        production_need(d, s, p, k, avail, any, short_w, 0, need);
+    for (int r = 1; r <= OMG_NRES; r++) hand[r] = hand_of_resource(d, s, p, r);
+    for (; active; active &= active - 1) {   /* production_need and can_cover, for all omissions at once */
+        int k = __builtin_ctz(active), short_w = k == ws && !s->worker_exact[p];
         const omg_building *b = slot_building(d, s, p, k);
-        int omitted = 0;
-        if (short_w && !b->input_any) {   /* omit one unit of a resource still needed (OMG-A10) */
+        if (b->input_any) {
+            if (b->input_any - short_w - any <= hand_size(s, p)) out[n++] = MV(OMG_M_PRODUCE, k);
+        } else {
+            int need[OMG_NRES + 1];
+            uint32_t needed = 0, uncovered = 0;   /* resources beyond the available ones; beyond the hand too */
             for (int r = 1; r <= OMG_NRES; r++) {
-                if (!need[r]) continue;
-                int n2[OMG_NRES + 1];
-                production_need(d, s, p, k, avail, any, 1, r, n2);
-                if (can_cover(d, s, p, n2)) out[n++] = MV(OMG_M_PRODUCE, k | r << 4);
-                omitted = 1;
+                need[r] = b->input[r] > avail[r] ? b->input[r] - avail[r] : 0;
+                needed |= (uint32_t)(need[r] > 0) << r;
+                uncovered |= (uint32_t)(need[r] > hand[r]) << r;
+            }
+            if (short_w && needed) {   /* omit one unit of a resource still needed (OMG-A10) */
+                for (uint32_t m = needed; m; m &= m - 1) {
+                    int r = __builtin_ctz(m);
+                    if (!(uncovered & ~BIT(r)) && need[r] - 1 <= hand[r]) out[n++] = MV(OMG_M_PRODUCE, k | r << 4);
+                }
+            } else if (!uncovered) {
+                out[n++] = MV(OMG_M_PRODUCE, k);
             }
         }
-        if (!omitted && can_cover(d, s, p, need)) out[n++] = MV(OMG_M_PRODUCE, k);
         if (n >= cap) return n;
     }
     return n;
@@ -682,9 +689,11 @@ static int chain_sources(const omg_data *d, const omg_state *s, int p, int slot,
 
 static int gen_chains(const es_game *g, const omg_state *s, int p, int anywhere, es_move *out, int n, int cap) {
     const omg_data *d = DATA(g);
-    for (int k = 0; k < s->n_slots[p]; k++) {
+    uint32_t slots = (anywhere ? ~0u : s->produced[p]) & (BIT(s->n_slots[p]) - 1);
+    for (; slots; slots &= slots - 1) {
+        int k = __builtin_ctz(slots);
         const omg_building *b = slot_building(d, s, p, k);
-        if (!b->chain_n || (!anywhere && !((s->produced[p] >> k) & 1))) continue;
+        if (!b->chain_n) continue;
         int opts[2][OMG_NCARDS + OMG_SLOTS], cnt[2] = {1, 1};
         opts[1][0] = CH_NONE;
         for (int i = 0; i < b->chain_n; i++) {
@@ -734,9 +743,9 @@ static uint32_t hire_targets(const es_game *g, const omg_state *s, int p) {
 
 static int gen_build(const es_game *g, const omg_state *s, int p, es_move *out, int cap) {
     const omg_data *d = DATA(g);
-    int n = 0;
+    int n = 0, gold_free = free_gold(d, s, p);
     out[n++] = OMG_M_PASS;
-    if (s->aside[p] >= 0 && s->n_slots[p] < OMG_SLOTS && can_pay(d, s, p, d->card[s->aside[p]].cost))
+    if (s->aside[p] >= 0 && s->n_slots[p] < OMG_SLOTS && gold_free >= d->card[s->aside[p]].cost)
         out[n++] = OMG_M_BUILD;
     if (n >= cap) return n;
     if (assistants_of(s, p) < OMG_MAX_ASSISTANTS) {
@@ -744,8 +753,7 @@ static int gen_build(const es_game *g, const omg_state *s, int p, es_move *out, 
         colours_built(d, s, p, have);
         uint32_t free = hire_targets(g, s, p);
         for (int a = 0; a < OMG_NASSIST; a++) {
-            if (s->asst_owner[a] != -1 || !requirement_met(d, s, have, a) ||
-                !can_pay(d, s, p, d->asst_cost[a][s->asst_side[a]]))
+            if (s->asst_owner[a] != -1 || !requirement_met(d, s, have, a) || gold_free < d->asst_cost[a][s->asst_side[a]])
                 continue;
             for (int k = 0; k < s->n_slots[p]; k++)
                 if ((free >> k) & 1) out[n++] = OMG_M_HIRE | a << 5 | k << 8;
