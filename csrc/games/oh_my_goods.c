@@ -63,12 +63,21 @@ static inline int asst_at(const omg_state *s, int a, int pending) {
     return pending && s->pend_move[a] >= 0 ? s->pend_move[a] : s->asst_slot[a];
 }
 
-/* Bit a: p owns assistant a. Compared without branches; callers then visit only the (at most
- * two) owned ones, which keeps the hot move generators free of 8-way unpredictable loops. */
+/* Bit a: p owns assistant a. Callers then visit only the (at most two) owned ones, which keeps
+ * the hot move generators free of 8-way unpredictable loops. The eight owner bytes are one
+ * word, compared with p in one go: a byte of x is
+ * zero where they are equal, and zero bytes get their top bit set, which the multiply gathers
+ * into bits 56..63 (byte a to bit 56 + a). */
+_Static_assert(OMG_NASSIST == 8, "owned_assistants packs one byte per assistant into a word");
 static inline uint32_t owned_assistants(const omg_state *s, int p) {
-    uint32_t m = 0;
-    for (int a = 0; a < OMG_NASSIST; a++) m |= (uint32_t)(s->asst_owner[a] == p) << a;
-    return m;
+    uint64_t w, low7 = 0x7f7f7f7f7f7f7f7full;
+    memcpy(&w, s->asst_owner, sizeof w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);   /* assistant a in byte a from the bottom */
+#endif
+    uint64_t x = w ^ (0x0101010101010101ull * (uint8_t)p);
+    uint64_t zero = ~(((x & low7) + low7) | x | low7);
+    return (uint32_t)(((zero >> 7) * 0x0102040810204080ull) >> 56);
 }
 
 static int assistants_of(const omg_state *s, int p) { return __builtin_popcount(owned_assistants(s, p)); }
