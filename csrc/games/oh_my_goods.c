@@ -38,7 +38,7 @@ static inline int all_seen(const es_game *g) { return (1 << g->players) - 1; }
  * start + i < 2 * players (a division costs more than the rest of a step). */
 static inline int order(const es_game *g, const omg_state *s, int i) {
     int j = s->start + i, n = g->players;
-    if (j >= n) j -= n;
+    j -= n & -(j >= n);   /* a mask, not a branch: the turn order is unpredictable */
     return j < n ? j : j % n;
 }
 
@@ -99,9 +99,8 @@ static uint32_t assistant_slots(const omg_state *s, int p, int pending) {
 }
 
 static uint32_t producing_slots(const omg_data *d, const omg_state *s, int p) {
-    uint32_t m = 0;
-    for (int k = 0; k < s->n_slots[p]; k++)
-        if (producing(d, s, p, k)) m |= BIT(k);
+    uint32_t m = s->n_slots[p] > 0;   /* slot 0: the Charburner, always producing */
+    for (int k = 1; k < s->n_slots[p]; k++) m |= (uint32_t)(d->card[s->slot_card[p][k]].office < 0) << k;
     return m;
 }
 
@@ -1082,10 +1081,9 @@ static void apply_draw(const es_game *g, omg_state *s, int c) {
     }
     int knows = s->draw_dest == OMG_D_HAND ? BIT(p) : 0;
     /* whoever did not see this draw no longer knows where the other deck cards are */
-    if (s->deck_known & ~knows) {
-        int ids[OMG_NCARDS], m = es_bits128_list(s->deck, ids);
-        for (int i = 0; i < m; i++) s->seen[ids[i]] &= (uint8_t)knows;
-    }
+    if (s->deck_known & ~knows)
+        for (int w = 0; w < 2; w++)
+            for (uint64_t x = s->deck[w]; x; x &= x - 1) s->seen[64 * w + __builtin_ctzll(x)] &= (uint8_t)knows;
     s->deck_known &= (uint8_t)knows;
     if (s->draw_dest == OMG_D_HAND) {
         put(s, c, OMG_L_HAND + p, BIT(p));
@@ -1261,14 +1259,17 @@ static void omg_apply_one(const es_game *g, omg_state *s, es_move m) {
     if (s->sub == OMG_SUB_PAY && s->pay_total >= s->pay_cost) after_pay(g, s);
 }
 
+/* At a phase I redraw of p (one card per decision): may p still add a card, besides "done"? */
+static inline int redraw_card_left(const es_game *g, const omg_state *s, int p) {
+    return !g->options[OMG_OPT_ALL_OR_NOTHING] && es_bits128_highest(s->hand[p]) > es_bits128_highest(s->pending[p]);
+}
+
 /* Does the decision node offer at least two moves? O(1) for the commonest nodes; otherwise
  * the first two moves are listed into `moves` (so a forced move is moves[0]). */
 static int several_moves(const es_game *g, const omg_state *s, es_move *moves) {
     int p = s->actor;
     if (s->sub == OMG_SUB_NONE) {
-        if (s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING] &&
-            es_bits128_highest(s->hand[p]) > es_bits128_highest(s->pending[p]))
-            return 1;                                                               /* a card + done */
+        if (s->stage == OMG_ST_P1_COMMIT && redraw_card_left(g, s, p)) return 1;   /* a card + done */
         if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 1) return 1;              /* two modes */
         if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 2 && es_bits128_any(s->hand[p])) return 1;
     }
@@ -1294,6 +1295,12 @@ static void omg_apply(const es_game *g, void *vs, es_move m) {
     /* fast path: mid-batch, the next node is another draw (what step() would find) */
     if (MV_TYPE(m) == OMG_M_DRAW && s->sub == OMG_SUB_DRAW && es_bits128_any(s->deck) &&
         (s->draw_left == NONE8 ? s->row_suns < 2 : s->draw_left > 0))
+        return;
+    /* fast path: a card added to a phase I redraw leaves the same player choosing, if a card is
+     * left to add (what step() and several_moves() would find) */
+    if (MV_TYPE(m) == OMG_M_REDRAW && MV_ARG(m, 5, 7) < OMG_NCARDS && s->sub == OMG_SUB_NONE &&
+        s->stage == OMG_ST_P1_COMMIT && s->idx < g->players && s->actor == order(g, s, s->idx) &&
+        redraw_card_left(g, s, s->actor))
         return;
     run(g, s);
 }
