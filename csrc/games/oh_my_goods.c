@@ -69,21 +69,33 @@ static inline int asst_at(const omg_state *s, int a, int pending) {
     return pending && s->pend_move[a] >= 0 ? s->pend_move[a] : s->asst_slot[a];
 }
 
-/* Bit a: p owns assistant a. Callers then visit only the (at most two) owned ones, which keeps
- * the hot move generators free of 8-way unpredictable loops. The eight owner bytes are one
- * word, compared with p in one go: a byte of x is
- * zero where they are equal, and zero bytes get their top bit set, which the multiply gathers
- * into bits 56..63 (byte a to bit 56 + a). */
-_Static_assert(OMG_NASSIST == 8, "owned_assistants packs one byte per assistant into a word");
-static inline uint32_t owned_assistants(const omg_state *s, int p) {
+/* Bit i: bytes[i] == v, for 8 bytes at once (SWAR, no branches): a byte of x is zero where
+ * they are equal, zero bytes get their top bit set, and the multiply gathers those bits into
+ * bits 56..63 (byte i to bit 56 + i). */
+static inline uint32_t bytes_equal8(const void *bytes, uint8_t v) {
     uint64_t w, low7 = 0x7f7f7f7f7f7f7f7full;
-    memcpy(&w, s->asst_owner, sizeof w);
+    memcpy(&w, bytes, sizeof w);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);   /* assistant a in byte a from the bottom */
+    w = __builtin_bswap64(w);   /* bytes[i] in byte i from the bottom */
 #endif
-    uint64_t x = w ^ (0x0101010101010101ull * (uint8_t)p);
+    uint64_t x = w ^ (0x0101010101010101ull * v);
     uint64_t zero = ~(((x & low7) + low7) | x | low7);
     return (uint32_t)(((zero >> 7) * 0x0102040810204080ull) >> 56);
+}
+
+/* Bit a: p owns assistant a. Callers then visit only the (at most two) owned ones, which keeps
+ * the hot move generators free of 8-way unpredictable loops. */
+_Static_assert(OMG_NASSIST == 8, "owned_assistants compares the eight owner bytes as one word");
+static inline uint32_t owned_assistants(const omg_state *s, int p) { return bytes_equal8(s->asst_owner, (uint8_t)p); }
+
+/* The cards at location `at` (a goods slot: their order is by id), as a card set, from loc
+ * eight bytes at a time. */
+static void cards_at(const omg_state *s, int at, uint64_t out[2]) {
+    uint8_t tail[8] = {0};   /* the last 94 % 8 cards, padded with "draw pile" */
+    memcpy(tail, s->loc + OMG_NCARDS / 8 * 8, OMG_NCARDS % 8);
+    out[0] = out[1] = 0;
+    for (int i = 0; i < OMG_NCARDS / 8; i++) out[i >> 3] |= (uint64_t)bytes_equal8(s->loc + 8 * i, (uint8_t)at) << (8 * (i & 7));
+    out[1] |= (uint64_t)(bytes_equal8(tail, (uint8_t)at) & (BIT(OMG_NCARDS % 8) - 1)) << (8 * (OMG_NCARDS / 8 - 8));
 }
 
 static int assistants_of(const omg_state *s, int p) { return __builtin_popcount(owned_assistants(s, p)); }
@@ -453,9 +465,13 @@ static int step(const es_game *g, omg_state *s) {
             if (!s->take_left[k]) continue;
             if (s->take_left[k] < s->goods_n[p][k]) return 0;   /* chance: TAKE */
             int dest = s->take_dest_slot == NONE8 ? OMG_L_DISCARD : OMG_L_GOOD + p * OMG_SLOTS + s->take_dest_slot;
-            for (int c = 0; c < OMG_NCARDS; c++)
-                if (s->loc[c] == OMG_L_GOOD + p * OMG_SLOTS + k)
+            uint64_t goods[2];
+            cards_at(s, OMG_L_GOOD + p * OMG_SLOTS + k, goods);
+            for (int w = 0; w < 2; w++)
+                for (uint64_t x = goods[w]; x; x &= x - 1) {
+                    int c = 64 * w + __builtin_ctzll(x);
                     put(s, c, dest, dest == OMG_L_DISCARD ? all_seen(g) : s->seen[c]);
+                }
             s->take_left[k] = 0;
             return 1;
         }
@@ -950,8 +966,9 @@ static es_move omg_sample_chance(const es_game *g, const void *vs, es_rng *rng) 
         while (k < OMG_SLOTS && !s->take_left[k]) k++;
         if (k < OMG_SLOTS && s->goods_n[p][k]) {
             int r = (int)es_rng_u32_below(rng, s->goods_n[p][k]);
-            for (int c = 0; c < OMG_NCARDS; c++)
-                if (s->loc[c] == OMG_L_GOOD + p * OMG_SLOTS + k && r-- == 0) return MV(OMG_M_TAKE, c);
+            uint64_t goods[2];
+            cards_at(s, OMG_L_GOOD + p * OMG_SLOTS + k, goods);
+            if (r < es_bits128_count(goods)) return MV(OMG_M_TAKE, es_bits128_select(goods, r));
         }
     }
     es_move out[OMG_MAX_CHANCE];
