@@ -394,6 +394,97 @@ static int any_exhaust_hand(const es_game *g, const omg_state *s) {
     return 0;
 }
 
+/* The rarer, bulkier transitions of step(), out of line so that step() itself stays small
+ * (it runs about twice per node; most runs only find who is to act). */
+#define OUT_OF_LINE static __attribute__((noinline))
+
+/* The draw pile is empty: shuffle the discards in (OMG-A4), else halve hands (OMG-A5), else
+ * the draw fails and ends its batch (OMG-A6). */
+OUT_OF_LINE void refill_deck(const es_game *g, omg_state *s) {
+    if (es_bits128_any(s->discard)) {
+        int ids[OMG_NCARDS], m = es_bits128_list(s->discard, ids);
+        for (int i = 0; i < m; i++) {   /* put(), for a whole pile at once */
+            s->loc[ids[i]] = OMG_L_DECK;
+            s->seen[ids[i]] = (uint8_t)all_seen(g);
+        }
+        memcpy(s->deck, s->discard, sizeof s->deck);
+        memset(s->discard, 0, sizeof s->discard);
+        s->deck_known = (uint8_t)all_seen(g);
+    } else if (any_exhaust_hand(g, s)) {
+        s->sub = OMG_SUB_EXHAUST;
+        s->exhaust_idx = 0;
+        s->exhaust_left = NONE8;
+    } else {
+        s->draw_left = 0;
+        if (s->draw_dest == OMG_D_MARKET) s->row_suns = 2;
+    }
+}
+
+/* Every player has halved: the chosen cards go into the draw pile. */
+OUT_OF_LINE void collect_halves(const es_game *g, omg_state *s) {
+    int collected = 0;
+    for (int p = 0; p < g->players; p++)
+        for (int c = 0; c < OMG_NCARDS; c++)
+            if (es_bits128_test(s->pending[p], c)) {
+                put(s, c, OMG_L_DECK, BIT(p));
+                s->deck_known |= (uint8_t)BIT(p);
+                collected++;
+            }
+    memset(s->pending, 0, sizeof s->pending);
+    s->sub = OMG_SUB_DRAW;
+    if (!collected) {
+        s->draw_left = 0;
+        if (s->draw_dest == OMG_D_MARKET) s->row_suns = 2;
+    }
+}
+
+/* All goods of slot k of the taker leave (no choice of which). */
+OUT_OF_LINE void take_all(const es_game *g, omg_state *s, int k) {
+    int p = s->take_player;
+    int dest = s->take_dest_slot == NONE8 ? OMG_L_DISCARD : OMG_L_GOOD + p * OMG_SLOTS + s->take_dest_slot;
+    uint64_t goods[2];
+    cards_at(s, OMG_L_GOOD + p * OMG_SLOTS + k, goods);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t x = goods[w]; x; x &= x - 1) {
+            int c = 64 * w + __builtin_ctzll(x);
+            put(s, c, dest, dest == OMG_L_DISCARD ? all_seen(g) : s->seen[c]);
+        }
+    s->take_left[k] = 0;
+}
+
+/* Phase I reveal: the chosen cards go face up (OMG-A3, A7). */
+OUT_OF_LINE void reveal_redraws(const es_game *g, omg_state *s) {
+    for (int p = 0; p < g->players; p++) {
+        int ids[OMG_NCARDS], m = es_bits128_list(s->pending[p], ids);
+        s->redraw_n[p] = (uint8_t)m;
+        for (int i = 0; i < m; i++) put(s, ids[i], OMG_L_DISCARD, all_seen(g));
+    }
+    memset(s->pending, 0, sizeof s->pending);
+    s->stage = OMG_ST_P1_DRAW;
+    s->idx = 0;
+}
+
+/* Phase II reveal of p's plan: assistants move, the worker is placed, the card set aside, and
+ * the promised goods are paid. */
+OUT_OF_LINE void reveal_plan(omg_state *s, int p) {
+    for (int a = 0; a < OMG_NASSIST; a++)
+        if (s->asst_owner[a] == p && s->pend_move[a] >= 0) {
+            s->asst_slot[a] = s->pend_move[a];
+            s->pend_move[a] = -1;
+        }
+    s->worker_slot[p] = s->pend_worker[p];
+    s->worker_exact[p] = s->pend_exact[p];
+    s->pend_worker[p] = -1;
+    s->pend_exact[p] = 0;
+    if (s->pend_aside[p] >= 0) put(s, s->pend_aside[p], OMG_L_ASIDE + p, BIT(p));
+    s->aside[p] = s->pend_aside[p];
+    s->pend_aside[p] = -1;
+    uint8_t counts[OMG_SLOTS];
+    memcpy(counts, s->reserved[p], OMG_SLOTS);
+    memset(s->reserved[p], 0, OMG_SLOTS);
+    start_take(s, p, counts, NONE8, TAKE_AFTER_REVEAL);
+}
+
 /* One deterministic step; 0 when the state waits at a decision or chance node. */
 static int step(const es_game *g, omg_state *s) {
     const omg_data *d = DATA(g);
@@ -406,44 +497,15 @@ static int step(const es_game *g, omg_state *s) {
             after_draw(g, s);
             return 1;
         }
-        if (!es_bits128_any(s->deck)) {
-            if (es_bits128_any(s->discard)) {   /* lazy reshuffle (OMG-A4) */
-                int ids[OMG_NCARDS], m = es_bits128_list(s->discard, ids);
-                for (int i = 0; i < m; i++) {   /* put(), for a whole pile at once */
-                    s->loc[ids[i]] = OMG_L_DECK;
-                    s->seen[ids[i]] = (uint8_t)all_seen(g);
-                }
-                memcpy(s->deck, s->discard, sizeof s->deck);
-                memset(s->discard, 0, sizeof s->discard);
-                s->deck_known = (uint8_t)all_seen(g);
-            } else if (any_exhaust_hand(g, s)) {   /* OMG-A5 */
-                s->sub = OMG_SUB_EXHAUST;
-                s->exhaust_idx = 0;
-                s->exhaust_left = NONE8;
-            } else {
-                s->draw_left = 0;   /* the draw fails and ends its batch (OMG-A6) */
-                if (s->draw_dest == OMG_D_MARKET) s->row_suns = 2;
-            }
+        if (!es_bits128_any(s->deck)) {   /* lazy reshuffle */
+            refill_deck(g, s);
             return 1;
         }
         return 0;   /* chance: DRAW */
     }
     case OMG_SUB_EXHAUST: {
         if (s->exhaust_idx >= n) {
-            int collected = 0;
-            for (int p = 0; p < n; p++)
-                for (int c = 0; c < OMG_NCARDS; c++)
-                    if (es_bits128_test(s->pending[p], c)) {
-                        put(s, c, OMG_L_DECK, BIT(p));
-                        s->deck_known |= (uint8_t)BIT(p);
-                        collected++;
-                    }
-            memset(s->pending, 0, sizeof s->pending);
-            s->sub = OMG_SUB_DRAW;
-            if (!collected) {
-                s->draw_left = 0;
-                if (s->draw_dest == OMG_D_MARKET) s->row_suns = 2;
-            }
+            collect_halves(g, s);
             return 1;
         }
         int p = order(g, s, s->exhaust_idx);
@@ -464,15 +526,7 @@ static int step(const es_game *g, omg_state *s) {
         for (int k = 0; k < OMG_SLOTS; k++) {
             if (!s->take_left[k]) continue;
             if (s->take_left[k] < s->goods_n[p][k]) return 0;   /* chance: TAKE */
-            int dest = s->take_dest_slot == NONE8 ? OMG_L_DISCARD : OMG_L_GOOD + p * OMG_SLOTS + s->take_dest_slot;
-            uint64_t goods[2];
-            cards_at(s, OMG_L_GOOD + p * OMG_SLOTS + k, goods);
-            for (int w = 0; w < 2; w++)
-                for (uint64_t x = goods[w]; x; x &= x - 1) {
-                    int c = 64 * w + __builtin_ctzll(x);
-                    put(s, c, dest, dest == OMG_L_DISCARD ? all_seen(g) : s->seen[c]);
-                }
-            s->take_left[k] = 0;
+            take_all(g, s, k);
             return 1;
         }
         after_take(g, s);
@@ -540,14 +594,7 @@ static int step(const es_game *g, omg_state *s) {
             s->actor = (int8_t)order(g, s, s->idx);
             return 0;
         }
-        for (int p = 0; p < n; p++) {   /* reveal: the chosen cards go face up (OMG-A3, A7) */
-            int ids[OMG_NCARDS], m = es_bits128_list(s->pending[p], ids);
-            s->redraw_n[p] = (uint8_t)m;
-            for (int i = 0; i < m; i++) put(s, ids[i], OMG_L_DISCARD, all_seen(g));
-        }
-        memset(s->pending, 0, sizeof s->pending);
-        s->stage = OMG_ST_P1_DRAW;
-        s->idx = 0;
+        reveal_redraws(g, s);
         return 1;
     case OMG_ST_P1_DRAW:
         if (s->idx < n) {
@@ -599,23 +646,7 @@ static int step(const es_game *g, omg_state *s) {
             start_draw(s, OMG_D_MARKET, 2, 0, NONE8);
             return 1;
         }
-        int p = order(g, s, s->idx);
-        for (int a = 0; a < OMG_NASSIST; a++)
-            if (s->asst_owner[a] == p && s->pend_move[a] >= 0) {
-                s->asst_slot[a] = s->pend_move[a];
-                s->pend_move[a] = -1;
-            }
-        s->worker_slot[p] = s->pend_worker[p];
-        s->worker_exact[p] = s->pend_exact[p];
-        s->pend_worker[p] = -1;
-        s->pend_exact[p] = 0;
-        if (s->pend_aside[p] >= 0) put(s, s->pend_aside[p], OMG_L_ASIDE + p, BIT(p));
-        s->aside[p] = s->pend_aside[p];
-        s->pend_aside[p] = -1;
-        uint8_t counts[OMG_SLOTS];
-        memcpy(counts, s->reserved[p], OMG_SLOTS);
-        memset(s->reserved[p], 0, OMG_SLOTS);
-        start_take(s, p, counts, NONE8, TAKE_AFTER_REVEAL);
+        reveal_plan(s, order(g, s, s->idx));
         return 1;
     }
     case OMG_ST_P4_PRODUCE:
@@ -955,6 +986,14 @@ static int omg_current_player(const es_game *g, const void *vs) {
     return s->actor >= 0 ? s->actor : ES_CHANCE;
 }
 
+/* A uniform pick from the list; out of line, so that the common draws need no list buffers. */
+OUT_OF_LINE es_move sample_listed(const es_game *g, const omg_state *s, es_rng *rng) {
+    es_move out[OMG_MAX_CHANCE];
+    double prob[OMG_MAX_CHANCE];
+    int n = omg_chance_outcomes(g, s, out, prob);   /* all other nodes are uniform */
+    return n ? out[es_rng_u32_below(rng, (uint32_t)n)] : 0;
+}
+
 static es_move omg_sample_chance(const es_game *g, const void *vs, es_rng *rng) {
     const omg_state *s = (const omg_state *)vs;
     if (s->sub == OMG_SUB_DRAW) {
@@ -971,10 +1010,7 @@ static es_move omg_sample_chance(const es_game *g, const void *vs, es_rng *rng) 
             if (r < es_bits128_count(goods)) return MV(OMG_M_TAKE, es_bits128_select(goods, r));
         }
     }
-    es_move out[OMG_MAX_CHANCE];
-    double prob[OMG_MAX_CHANCE];
-    int n = omg_chance_outcomes(g, vs, out, prob);   /* all other nodes are uniform */
-    return n ? out[es_rng_u32_below(rng, (uint32_t)n)] : 0;
+    return sample_listed(g, s, rng);
 }
 
 /* ---------------------------------------------------------------- is_legal */
