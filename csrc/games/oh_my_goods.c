@@ -1344,11 +1344,16 @@ static void run(const es_game *g, omg_state *s) {
 
 static void omg_apply(const es_game *g, void *vs, es_move m) {
     omg_state *s = (omg_state *)vs;
-    omg_apply_one(g, s, m);
-    /* fast path: mid-batch, the next node is another draw (what step() would find) */
-    if (MV_TYPE(m) == OMG_M_DRAW && s->sub == OMG_SUB_DRAW && es_bits128_any(s->deck) &&
-        (s->draw_left == NONE8 ? s->row_suns < 2 : s->draw_left > 0))
+    if (MV_TYPE(m) == OMG_M_DRAW && s->sub == OMG_SUB_DRAW) {
+        /* the commonest move, straight to its handler (at a draw node omg_apply_one adds
+         * nothing to it: no payment is under way) */
+        apply_draw(g, s, MV_ARG(m, 5, 7));
+        /* fast path: mid-batch, the next node is another draw (what step() would find) */
+        if (es_bits128_any(s->deck) && (s->draw_left == NONE8 ? s->row_suns < 2 : s->draw_left > 0)) return;
+        run(g, s);
         return;
+    }
+    omg_apply_one(g, s, m);
     /* fast path: a card added to a phase I redraw leaves the same player choosing, if a card is
      * left to add (what step() and several_moves() would find) */
     if (MV_TYPE(m) == OMG_M_REDRAW && MV_ARG(m, 5, 7) < OMG_NCARDS && s->sub == OMG_SUB_NONE &&
