@@ -178,21 +178,25 @@ static inline int minimal_at(const pay_ctx *c, int total, int minv) { return tot
  * A completion whose smallest good is worth u pays an extra S from goods worth >= u with
  * cost <= total + S < cost + min(minv, u); so it exists iff for some u among the remaining
  * values the bounded subset sums of those goods (a bit mask; sums stay below 64) meet that
- * window. Taking u smaller than the true smallest only narrows the window, so any u works. */
+ * window. Taking u smaller than the true smallest only narrows the window, so any u works.
+ * The goods are taken by value, highest first, so that the sums for each u grow from those
+ * for the value above it (subset sums do not depend on the order goods are added in). */
 static int can_complete(const pay_ctx *c, int j, int total, int minv) {
-    int need = c->cost - total;
-    for (int i = j; i < c->n; i++) {
-        int u = c->value[i];
-        if (!u || !c->avail[i]) continue;
-        int width = u < minv ? u : minv;
-        uint64_t reach = 1;   /* bit x: an extra payment of x is possible */
-        for (int k = j; k < c->n; k++) {
-            int v = c->value[k];
-            if (v < u || !c->avail[k]) continue;
-            uint64_t acc = reach;
-            for (int a = 1; a <= c->avail[k] && a * v < 64; a++) acc |= reach << (a * v);
-            reach = acc;
-        }
+    int need = c->cost - total, m = 0, value[OMG_SLOTS], avail[OMG_SLOTS];
+    for (int k = j; k < c->n; k++) {   /* insertion sort by value, descending */
+        if (!c->value[k] || !c->avail[k]) continue;
+        int i = m++;
+        for (; i > 0 && value[i - 1] < c->value[k]; i--) value[i] = value[i - 1], avail[i] = avail[i - 1];
+        value[i] = c->value[k], avail[i] = c->avail[k];
+    }
+    uint64_t reach = 1;   /* bit x: an extra payment of x is possible */
+    for (int i = 0; i < m; i++) {
+        int v = value[i];
+        uint64_t acc = reach;
+        for (int a = 1; a <= avail[i] && a * v < 64; a++) acc |= reach << (a * v);
+        reach = acc;
+        if (i + 1 < m && value[i + 1] == v) continue;   /* not yet all goods worth >= v */
+        int width = v < minv ? v : minv;
         uint64_t window = ((1ull << width) - 1) << need;   /* need + width <= 31 + 15 < 64 */
         if (reach & window) return 1;
     }
