@@ -744,10 +744,18 @@ static int gen_produce(const es_game *g, const omg_state *s, int p, es_move *out
     return n;
 }
 
-static int chain_sources(const omg_data *d, const omg_state *s, int p, int slot, int code, int src[OMG_SLOTS]) {
+/* p's slots holding goods: the ten counts compared with 0 as bytes 0..7 and 2..9. */
+static uint32_t slots_with_goods(const omg_state *s, int p) {
+    _Static_assert(OMG_SLOTS == 10, "two overlapping 8-byte compares cover the slots");
+    uint32_t empty = bytes_equal8(s->goods_n[p], 0) | bytes_equal8(s->goods_n[p] + 2, 0) << 2;
+    return ~empty & (BIT(s->n_slots[p]) - 1);
+}
+
+/* The slots among `stocked` (p's slots holding goods) whose good is `code` - 16. */
+static int chain_sources(const omg_data *d, const omg_state *s, int p, uint32_t stocked, int code, int src[OMG_SLOTS]) {
     int n = 0;
-    for (int k = 0; k < s->n_slots[p]; k++) {
-        if (k == slot || !s->goods_n[p][k]) continue;
+    for (; stocked; stocked &= stocked - 1) {
+        int k = __builtin_ctz(stocked);
         if (slot_building(d, s, p, k)->output == code - 16) src[n++] = CH_GOOD + k;
     }
     return n;
@@ -756,6 +764,7 @@ static int chain_sources(const omg_data *d, const omg_state *s, int p, int slot,
 static int gen_chains(const es_game *g, const omg_state *s, int p, int anywhere, es_move *out, int n, int cap) {
     const omg_data *d = DATA(g);
     uint32_t slots = (anywhere ? ~0u : s->produced[p]) & (BIT(s->n_slots[p]) - 1);
+    uint32_t stocked = ~0u;   /* slots_with_goods, once a chain takes a good */
     for (; slots; slots &= slots - 1) {
         int k = __builtin_ctz(slots);
         const omg_building *b = slot_building(d, s, p, k);
@@ -768,8 +777,10 @@ static int gen_chains(const es_game *g, const omg_state *s, int p, int anywhere,
                 uint64_t pool[2] = {s->hand[p][0] & d->res_cards[code][0], s->hand[p][1] & d->res_cards[code][1]};
                 cnt[i] = es_bits128_list(pool, opts[i]);
             } else {
-                cnt[i] = chain_sources(d, s, p, k, code, opts[i]);
+                if (stocked == ~0u) stocked = slots_with_goods(s, p);
+                cnt[i] = chain_sources(d, s, p, stocked & ~BIT(k), code, opts[i]);
             }
+            if (!cnt[i]) break;   /* an input with no source: no chain here */
         }
         for (int a = 0; a < cnt[0]; a++)
             for (int c2 = 0; c2 < cnt[1]; c2++) {
