@@ -1336,6 +1336,13 @@ static inline int redraw_card_left(const es_game *g, const omg_state *s, int p) 
  * the first two moves are listed into `moves` (so a forced move is moves[0]). */
 static int several_moves(const es_game *g, const omg_state *s, es_move *moves) {
     int p = s->actor;
+    if (s->sub == OMG_SUB_PAY && s->pay_slot < s->n_slots[p] &&
+        (!slot_value(DATA(g), s, p, s->pay_slot) || s->goods_n[p][s->pay_slot] == s->reserved[p][s->pay_slot])) {
+        /* a slot with no goods to give: paying 0 is the one move, as the payment can still be
+         * completed from here (start_pay's can_pay and gen_pay's can_complete keep it so) */
+        moves[0] = MV(OMG_M_PAY, 0);
+        return 0;
+    }
     if (s->sub == OMG_SUB_NONE) {
         if (s->stage == OMG_ST_P1_COMMIT && redraw_card_left(g, s, p)) return 1;   /* a card + done */
         if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 1) return 1;              /* two modes */
