@@ -83,6 +83,31 @@ static inline uint32_t bytes_equal8(const void *bytes, uint8_t v) {
     return (uint32_t)(((zero >> 7) * 0x0102040810204080ull) >> 56);
 }
 
+/* 0xff in byte i where bit i of `bits` (8 bits) is set, else 0: the byte is copied into all
+ * eight, byte i keeps bit i, and a nonzero byte becomes 0xff. Byte order as bytes_equal8. */
+static inline uint64_t bytes_of_bits8(uint64_t bits) {
+    uint64_t x = (bits * 0x0101010101010101ull) & 0x8040201008040201ull;
+    uint64_t m = (((x + 0x7f7f7f7f7f7f7f7full) | x) >> 7 & 0x0101010101010101ull) * 0xff;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    m = __builtin_bswap64(m);
+#endif
+    return m;
+}
+
+/* bytes[c] = (bytes[c] & keep) | v for the cards c of `set`, in a per-card array (loc, seen),
+ * eight cards at a time. */
+static void update_card_bytes(uint8_t bytes[OMG_NCARDS], const uint64_t set[2], uint8_t keep, uint8_t v) {
+    uint64_t keep8 = 0x0101010101010101ull * keep, v8 = 0x0101010101010101ull * v, w;
+    for (int i = 0; i < OMG_NCARDS / 8; i++) {
+        uint64_t m = bytes_of_bits8(set[i >> 3] >> (8 * (i & 7)) & 0xff);
+        memcpy(&w, bytes + 8 * i, 8);
+        w = (w & (~m | keep8)) | (v8 & m);
+        memcpy(bytes + 8 * i, &w, 8);
+    }
+    for (int c = OMG_NCARDS / 8 * 8; c < OMG_NCARDS; c++)
+        if (es_bits128_test(set, c)) bytes[c] = (uint8_t)((bytes[c] & keep) | v);
+}
+
 /* Bit a: p owns assistant a. Callers then visit only the (at most two) owned ones, which keeps
  * the hot move generators free of 8-way unpredictable loops. */
 _Static_assert(OMG_NASSIST == 8, "owned_assistants compares the eight owner bytes as one word");
@@ -369,8 +394,8 @@ static void begin_round(const es_game *g, omg_state *s) {
 }
 
 static void cleanup(const es_game *g, omg_state *s) {
-    int ids[OMG_NCARDS], m = es_bits128_list(s->market, ids);
-    for (int i = 0; i < m; i++) put(s, ids[i], OMG_L_DISCARD, all_seen(g));
+    for (int w = 0; w < 2; w++)
+        for (uint64_t x = s->market[w]; x; x &= x - 1) put(s, 64 * w + __builtin_ctzll(x), OMG_L_DISCARD, all_seen(g));
     memset(s->produced, 0, sizeof s->produced);
     memset(s->tried, 0, sizeof s->tried);
     memset(s->worker_slot, -1, sizeof s->worker_slot);
@@ -405,12 +430,9 @@ static int any_exhaust_hand(const es_game *g, const omg_state *s) {
 /* The draw pile is empty: shuffle the discards in (OMG-A4), else halve hands (OMG-A5), else
  * the draw fails and ends its batch (OMG-A6). */
 OUT_OF_LINE void refill_deck(const es_game *g, omg_state *s) {
-    if (es_bits128_any(s->discard)) {
-        int ids[OMG_NCARDS], m = es_bits128_list(s->discard, ids);
-        for (int i = 0; i < m; i++) {   /* put(), for a whole pile at once */
-            s->loc[ids[i]] = OMG_L_DECK;
-            s->seen[ids[i]] = (uint8_t)all_seen(g);
-        }
+    if (es_bits128_any(s->discard)) {   /* put(), for a whole pile at once */
+        update_card_bytes(s->loc, s->discard, 0, OMG_L_DECK);
+        update_card_bytes(s->seen, s->discard, 0, (uint8_t)all_seen(g));
         memcpy(s->deck, s->discard, sizeof s->deck);
         memset(s->discard, 0, sizeof s->discard);
         s->deck_known = (uint8_t)all_seen(g);
@@ -459,9 +481,9 @@ OUT_OF_LINE void take_all(const es_game *g, omg_state *s, int k) {
 /* Phase I reveal: the chosen cards go face up (OMG-A3, A7). */
 OUT_OF_LINE void reveal_redraws(const es_game *g, omg_state *s) {
     for (int p = 0; p < g->players; p++) {
-        int ids[OMG_NCARDS], m = es_bits128_list(s->pending[p], ids);
-        s->redraw_n[p] = (uint8_t)m;
-        for (int i = 0; i < m; i++) put(s, ids[i], OMG_L_DISCARD, all_seen(g));
+        s->redraw_n[p] = (uint8_t)es_bits128_count(s->pending[p]);
+        for (int w = 0; w < 2; w++)
+            for (uint64_t x = s->pending[p][w]; x; x &= x - 1) put(s, 64 * w + __builtin_ctzll(x), OMG_L_DISCARD, all_seen(g));
     }
     memset(s->pending, 0, sizeof s->pending);
     s->stage = OMG_ST_P1_DRAW;
@@ -1149,9 +1171,7 @@ static void apply_draw(const es_game *g, omg_state *s, int c) {
     }
     int knows = s->draw_dest == OMG_D_HAND ? BIT(p) : 0;
     /* whoever did not see this draw no longer knows where the other deck cards are */
-    if (s->deck_known & ~knows)
-        for (int w = 0; w < 2; w++)
-            for (uint64_t x = s->deck[w]; x; x &= x - 1) s->seen[64 * w + __builtin_ctzll(x)] &= (uint8_t)knows;
+    if (s->deck_known & ~knows) update_card_bytes(s->seen, s->deck, (uint8_t)knows, 0);
     s->deck_known &= (uint8_t)knows;
     if (s->draw_dest == OMG_D_HAND) {
         put(s, c, OMG_L_HAND + p, BIT(p));
