@@ -862,13 +862,16 @@ static int gen_build(const es_game *g, const omg_state *s, int p, es_move *out, 
     return n;
 }
 
-/* Choosing `left` cards of `pool` one at a time in increasing id order, from id `from` on:
- * a card is offered only if enough higher cards remain to finish the choice (no dead end). */
-static int gen_ascending(const uint64_t pool[2], int from, int left, int type, es_move *out) {
-    int ids[OMG_NCARDS], m = es_bits128_list(pool, ids), i = 0, n = 0;
-    while (i < m && ids[i] < from) i++;
-    for (; i + left <= m; i++) out[n++] = MV(type, ids[i]);
-    return n;
+/* Choosing `left` cards one at a time in increasing id order from `above` (the cards above the
+ * last one chosen): a card is offered only if enough higher cards remain to finish the choice
+ * (no dead end), so the moves are the lowest count(above) - left + 1 cards. */
+static int ascending_count(const uint64_t above[2], int left) { return es_bits128_count(above) - left + 1; }
+
+static int gen_ascending(const uint64_t above[2], int left, int type, es_move *out) {
+    int ids[OMG_NCARDS], n = ascending_count(above, left);
+    es_bits128_list(above, ids);
+    for (int i = 0; i < n; i++) out[i] = MV(type, ids[i]);
+    return n > 0 ? n : 0;
 }
 
 /* The hand cards p may supply next, into pool; returns the resource still needed (0: any). */
@@ -884,6 +887,26 @@ static int supply_pool(const omg_data *d, const omg_state *s, int p, uint64_t po
     return r;
 }
 
+/* At a halving or supply node (the ascending choices), the cards above the last one chosen,
+ * how many are still to choose and the move type; 0 at other nodes. */
+static int ascending_choice(const es_game *g, const omg_state *s, int p, uint64_t above[2], int *left, int *type) {
+    if (s->sub == OMG_SUB_EXHAUST) {
+        es_bits128_above(s->hand[p], es_bits128_highest(s->pending[p]), above);
+        *left = s->exhaust_left;
+        *type = OMG_M_HALVE;
+        return 1;
+    }
+    if (s->sub == OMG_SUB_SUPPLY) {
+        uint64_t pool[2];
+        int r = supply_pool(DATA(g), s, p, pool);
+        es_bits128_above(pool, s->sup_last == NONE8 ? -1 : s->sup_last, above);
+        *left = s->sup_need[r];
+        *type = OMG_M_SUPPLY;
+        return 1;
+    }
+    return 0;
+}
+
 static int omg_legal_moves_raw(const es_game *g, const omg_state *s, es_move *out, int cap) {
     const omg_data *d = DATA(g);
     int p = s->actor, n = 0;
@@ -891,14 +914,12 @@ static int omg_legal_moves_raw(const es_game *g, const omg_state *s, es_move *ou
     switch (s->sub) {
     case OMG_SUB_PAY:
         return gen_pay(g, s, out);
-    case OMG_SUB_EXHAUST: {
-        uint64_t all[2] = {s->hand[p][0], s->hand[p][1]};
-        return gen_ascending(all, es_bits128_highest(s->pending[p]) + 1, s->exhaust_left, OMG_M_HALVE, out);
-    }
+    case OMG_SUB_EXHAUST:
     case OMG_SUB_SUPPLY: {
-        uint64_t pool[2];
-        int r = supply_pool(d, s, p, pool);
-        return gen_ascending(pool, s->sup_last == NONE8 ? 0 : s->sup_last + 1, s->sup_need[r], OMG_M_SUPPLY, out);
+        uint64_t above[2];
+        int left, type;
+        ascending_choice(g, s, p, above, &left, &type);
+        return gen_ascending(above, left, type, out);
     }
     default:
         break;
@@ -1102,11 +1123,9 @@ static int omg_is_legal(const es_game *g, const void *vs, es_move m) {
 
 /* ---------------------------------------------------------------- random_move */
 
-/* The k-th move of gen_ascending(pool, from, left, type) and how many there are, without the list. */
-static es_move ascending_pick(const uint64_t pool[2], int from, int left, int type, es_rng *rng, int *count) {
-    uint64_t above[2];
-    es_bits128_above(pool, from - 1, above);
-    int n = es_bits128_count(above) - left + 1;
+/* The k-th move of gen_ascending(above, left, type) and how many there are, without the list. */
+static es_move ascending_pick(const uint64_t above[2], int left, int type, es_rng *rng, int *count) {
+    int n = ascending_count(above, left);
     if (n <= 0) {
         *count = 0;
         return 0;
@@ -1124,15 +1143,9 @@ static es_move omg_random_move(const es_game *g, const void *vs, es_rng *rng, in
     int p = s->actor;
     *count = -1;
     if (p < 0) return 0;
-    if (s->sub == OMG_SUB_EXHAUST)
-        return ascending_pick(s->hand[p], es_bits128_highest(s->pending[p]) + 1, s->exhaust_left, OMG_M_HALVE, rng,
-                              count);
-    if (s->sub == OMG_SUB_SUPPLY) {
-        uint64_t pool[2];
-        int r = supply_pool(d, s, p, pool);
-        return ascending_pick(pool, s->sup_last == NONE8 ? 0 : s->sup_last + 1, s->sup_need[r], OMG_M_SUPPLY, rng,
-                              count);
-    }
+    uint64_t above[2];
+    int left, type;
+    if (ascending_choice(g, s, p, above, &left, &type)) return ascending_pick(above, left, type, rng, count);
     if (s->sub != OMG_SUB_NONE) return 0;
     if (s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING]) {   /* cards above, then done */
         uint64_t above[2];
@@ -1363,8 +1376,19 @@ static int several_moves(const es_game *g, const omg_state *s, es_move *moves) {
         moves[0] = MV(OMG_M_PAY, 0);
         return 0;
     }
+    uint64_t above[2];
+    int left, type;
+    if (ascending_choice(g, s, p, above, &left, &type) && ascending_count(above, left) > 0) {
+        if (ascending_count(above, left) >= 2) return 1;
+        moves[0] = MV(type, es_bits128_select(above, 0));   /* the one card left to choose */
+        return 0;
+    }
     if (s->sub == OMG_SUB_NONE) {
-        if (s->stage == OMG_ST_P1_COMMIT && redraw_card_left(g, s, p)) return 1;   /* a card + done */
+        if (s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING]) {
+            if (redraw_card_left(g, s, p)) return 1;   /* a card + done */
+            moves[0] = MV(OMG_M_REDRAW, 127);          /* no card above those chosen: done */
+            return 0;
+        }
         if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 1) return 1;              /* two modes */
         if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 2 && es_bits128_any(s->hand[p])) return 1;
     }
