@@ -847,15 +847,15 @@ static int gen_build(const es_game *g, const omg_state *s, int p, es_move *out, 
     if (s->aside[p] >= 0 && s->n_slots[p] < OMG_SLOTS && gold_free >= d->card[s->aside[p]].cost)
         out[n++] = OMG_M_BUILD;
     if (n >= cap) return n;
-    if (assistants_of(s, p) < OMG_MAX_ASSISTANTS) {
+    uint32_t shown = owned_assistants(s, -1);   /* on display */
+    if (shown && assistants_of(s, p) < OMG_MAX_ASSISTANTS) {
         int have[OMG_NCOLOURS];
         colours_built(d, s, p, have);
-        uint32_t free = hire_targets(g, s, p);
-        for (int a = 0; a < OMG_NASSIST; a++) {
-            if (s->asst_owner[a] != -1 || !requirement_met(d, s, have, a) || gold_free < d->asst_cost[a][s->asst_side[a]])
-                continue;
-            for (int k = 0; k < s->n_slots[p]; k++)
-                if ((free >> k) & 1) out[n++] = OMG_M_HIRE | a << 5 | k << 8;
+        uint32_t free = hire_targets(g, s, p) & (BIT(s->n_slots[p]) - 1);
+        for (; shown; shown &= shown - 1) {
+            int a = __builtin_ctz(shown);
+            if (!requirement_met(d, s, have, a) || gold_free < d->asst_cost[a][s->asst_side[a]]) continue;
+            for (uint32_t f = free; f; f &= f - 1) out[n++] = OMG_M_HIRE | a << 5 | __builtin_ctz(f) << 8;
             if (n >= cap) return n;
         }
     }
