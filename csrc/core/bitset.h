@@ -19,18 +19,22 @@ static inline int es_bits128_highest(const uint64_t *b) {
     if (b[0]) return 63 - __builtin_clzll(b[0]);
     return -1;
 }
-/* The k-th set bit of x (0-based; k < popcount(x)): halve the word by popcounts down to a
- * single bit, without branches (k is random in playouts, so branches would be mispredicted). */
+/* es_select_in_byte[k][b]: the position of the k-th set bit of byte b (bitset.c fills it
+ * when the library loads). */
+extern uint8_t es_select_in_byte[8][256];
+/* The k-th set bit of x (0-based; k < popcount(x)): halve the word by popcounts down to a byte
+ * without branches (k is random in playouts, so branches would be mispredicted), then look
+ * the bit up in that byte. */
 static inline int es_bits64_select(uint64_t x, int k) {
     int base = 0;
-    for (int width = 32; width >= 1; width >>= 1) {
+    for (int width = 32; width >= 8; width >>= 1) {
         int c = __builtin_popcountll(x & ((1ull << width) - 1));
         int up = -(k >= c);   /* all ones: the bit lies in the upper half */
         k -= c & up;
         x >>= width & up;
         base += width & up;
     }
-    return base;
+    return base + es_select_in_byte[k][x & 0xff];
 }
 /* The k-th member in increasing order (0-based; k < count); the word is picked by a mask, not
  * a branch, for the same reason. */
