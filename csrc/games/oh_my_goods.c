@@ -631,41 +631,37 @@ static int step(const es_game *g, omg_state *s) {
             start_draw(s, OMG_D_MARKET, 1, 0, NONE8);
         }
         return 1;
-    case OMG_ST_P2_COMMIT: {
-        if (s->idx >= n) {
-            s->stage = OMG_ST_P2_REVEAL;
-            s->idx = 0;
-            return 1;
-        }
-        int p = order(g, s, s->idx);
-        if (s->p2_step == 0) {
-            uint32_t left = owned_assistants(s, p) >> s->p2_asst << s->p2_asst;   /* p's next assistant */
-            s->p2_asst = left ? (uint8_t)__builtin_ctz(left) : OMG_NASSIST;
-            if (s->p2_asst < OMG_NASSIST) {
+    case OMG_ST_P2_COMMIT:
+        /* each player plans in turn; the steps that only move on are taken here at once */
+        while (s->idx < n) {
+            int p = order(g, s, s->idx);
+            if (s->p2_step == 0) {
+                uint32_t left = owned_assistants(s, p) >> s->p2_asst << s->p2_asst;   /* p's next assistant */
+                s->p2_asst = left ? (uint8_t)__builtin_ctz(left) : OMG_NASSIST;
+                if (s->p2_asst < OMG_NASSIST) {
+                    s->actor = (int8_t)p;
+                    return 0;
+                }
+                s->p2_step = 1;
+            }
+            if (s->p2_step == 1) {
+                if (free_producing_slots(d, s, p)) {
+                    s->actor = (int8_t)p;
+                    return 0;
+                }
+                s->pend_worker[p] = -1;   /* every producing building has an assistant (OMG-A9) */
+                s->p2_step = 2;
+            }
+            if (s->p2_step == 2) {
                 s->actor = (int8_t)p;
                 return 0;
             }
-            s->p2_step = 1;
-            return 1;
+            s->idx++;
+            s->p2_step = s->p2_asst = 0;
         }
-        if (s->p2_step == 1) {
-            uint32_t free = free_producing_slots(d, s, p);
-            if (free) {
-                s->actor = (int8_t)p;
-                return 0;
-            }
-            s->pend_worker[p] = -1;   /* every producing building has an assistant (OMG-A9) */
-            s->p2_step = 2;
-            return 1;
-        }
-        if (s->p2_step == 2) {
-            s->actor = (int8_t)p;
-            return 0;
-        }
-        s->idx++;
-        s->p2_step = s->p2_asst = 0;
+        s->stage = OMG_ST_P2_REVEAL;
+        s->idx = 0;
         return 1;
-    }
     case OMG_ST_P2_REVEAL: {
         if (s->idx >= n) {
             s->stage = OMG_ST_SUNSET;
