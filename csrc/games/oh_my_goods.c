@@ -450,9 +450,9 @@ OUT_OF_LINE void refill_deck(const es_game *g, omg_state *s) {
 OUT_OF_LINE void collect_halves(const es_game *g, omg_state *s) {
     int collected = 0;
     for (int p = 0; p < g->players; p++)
-        for (int c = 0; c < OMG_NCARDS; c++)
-            if (es_bits128_test(s->pending[p], c)) {
-                put(s, c, OMG_L_DECK, BIT(p));
+        for (int w = 0; w < 2; w++)
+            for (uint64_t x = s->pending[p][w]; x; x &= x - 1) {
+                put(s, 64 * w + __builtin_ctzll(x), OMG_L_DECK, BIT(p));
                 s->deck_known |= (uint8_t)BIT(p);
                 collected++;
             }
