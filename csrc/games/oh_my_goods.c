@@ -119,7 +119,8 @@ static void cards_at(const omg_state *s, int at, uint64_t out[2]) {
     uint8_t tail[8] = {0};   /* the last 94 % 8 cards, padded with "draw pile" */
     memcpy(tail, s->loc + OMG_NCARDS / 8 * 8, OMG_NCARDS % 8);
     out[0] = out[1] = 0;
-    for (int i = 0; i < OMG_NCARDS / 8; i++) out[i >> 3] |= (uint64_t)bytes_equal8(s->loc + 8 * i, (uint8_t)at) << (8 * (i & 7));
+    for (int i = 0; i < OMG_NCARDS / 8; i++)
+        out[i >> 3] |= (uint64_t)bytes_equal8(s->loc + 8 * i, (uint8_t)at) << (8 * (i & 7));
     out[1] |= (uint64_t)(bytes_equal8(tail, (uint8_t)at) & (BIT(OMG_NCARDS % 8) - 1)) << (8 * (OMG_NCARDS / 8 - 8));
 }
 
@@ -483,7 +484,8 @@ OUT_OF_LINE void reveal_redraws(const es_game *g, omg_state *s) {
     for (int p = 0; p < g->players; p++) {
         s->redraw_n[p] = (uint8_t)es_bits128_count(s->pending[p]);
         for (int w = 0; w < 2; w++)
-            for (uint64_t x = s->pending[p][w]; x; x &= x - 1) put(s, 64 * w + __builtin_ctzll(x), OMG_L_DISCARD, all_seen(g));
+            for (uint64_t x = s->pending[p][w]; x; x &= x - 1)
+                put(s, 64 * w + __builtin_ctzll(x), OMG_L_DISCARD, all_seen(g));
     }
     memset(s->pending, 0, sizeof s->pending);
     s->stage = OMG_ST_P1_DRAW;
