@@ -518,7 +518,7 @@ static int step(const es_game *g, omg_state *s) {
     const omg_data *d = DATA(g);
     int n = g->players;
     s->actor = -1;
-    switch (s->sub) {
+    if (s->sub != OMG_SUB_NONE) switch (s->sub) {   /* most steps are of a stage: test that first */
     case OMG_SUB_DRAW: {
         int want_more = s->draw_left == NONE8 ? s->row_suns < 2 : s->draw_left > 0;
         if (!want_more) {
