@@ -19,8 +19,12 @@ static inline int es_bits128_highest(const uint64_t *b) {
     if (b[0]) return 63 - __builtin_clzll(b[0]);
     return -1;
 }
-/* The k-th set bit of x (0-based; k < popcount(x)): halve the word by popcounts without
- * branches (k is random in playouts, so branches would be mispredicted), then clear low bits. */
+/* es_select_in_byte[k][b]: the position of the k-th set bit of byte b (bitset.c fills it
+ * when the library loads). */
+extern uint8_t es_select_in_byte[8][256];
+/* The k-th set bit of x (0-based; k < popcount(x)): halve the word by popcounts down to a byte
+ * without branches (k is random in playouts, so branches would be mispredicted), then look
+ * the bit up in that byte. */
 static inline int es_bits64_select(uint64_t x, int k) {
     int base = 0;
     for (int width = 32; width >= 8; width >>= 1) {
@@ -30,13 +34,14 @@ static inline int es_bits64_select(uint64_t x, int k) {
         x >>= width & up;
         base += width & up;
     }
-    while (k--) x &= x - 1;
-    return base + __builtin_ctzll(x);
+    return base + es_select_in_byte[k][x & 0xff];
 }
-/* The k-th member in increasing order (0-based; k < count). */
+/* The k-th member in increasing order (0-based; k < count); the word is picked by a mask, not
+ * a branch, for the same reason. */
 static inline int es_bits128_select(const uint64_t *b, int k) {
-    int low = __builtin_popcountll(b[0]);
-    return k < low ? es_bits64_select(b[0], k) : 64 + es_bits64_select(b[1], k - low);
+    int low = __builtin_popcountll(b[0]), up = -(k >= low);
+    uint64_t word = b[0] ^ ((b[0] ^ b[1]) & (uint64_t)(int64_t)up);
+    return (64 & up) + es_bits64_select(word, k - (low & up));
 }
 /* The members of b greater than c (all of b for c < 0). */
 static inline void es_bits128_above(const uint64_t *b, int c, uint64_t *out) {

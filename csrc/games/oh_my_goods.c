@@ -34,7 +34,13 @@ _Static_assert(sizeof(omg_state) == 640, "state layout changed: update the refle
 /* ---------------------------------------------------------------- small helpers */
 
 static inline int all_seen(const es_game *g) { return (1 << g->players) - 1; }
-static inline int order(const es_game *g, const omg_state *s, int i) { return (s->start + i) % g->players; }
+/* The seat at turn-order index i: (start + i) mod players, without a division for the usual
+ * start + i < 2 * players (a division costs more than the rest of a step). */
+static inline int order(const es_game *g, const omg_state *s, int i) {
+    int j = s->start + i, n = g->players;
+    j -= n & -(j >= n);   /* a mask, not a branch: the turn order is unpredictable */
+    return j < n ? j : j % n;
+}
 
 static inline const omg_building *slot_building(const omg_data *d, const omg_state *s, int p, int slot) {
     return slot == 0 ? &d->cb[s->charburner[p]] : &d->card[s->slot_card[p][slot]];
@@ -63,24 +69,76 @@ static inline int asst_at(const omg_state *s, int a, int pending) {
     return pending && s->pend_move[a] >= 0 ? s->pend_move[a] : s->asst_slot[a];
 }
 
-static int assistants_of(const omg_state *s, int p) {
-    int c = 0;
-    for (int a = 0; a < OMG_NASSIST; a++) c += s->asst_owner[a] == p;
-    return c;
+/* Bit i: bytes[i] == v, for 8 bytes at once (SWAR, no branches): a byte of x is zero where
+ * they are equal, zero bytes get their top bit set, and the multiply gathers those bits into
+ * bits 56..63 (byte i to bit 56 + i). */
+static inline uint32_t bytes_equal8(const void *bytes, uint8_t v) {
+    uint64_t w, low7 = 0x7f7f7f7f7f7f7f7full;
+    memcpy(&w, bytes, sizeof w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);   /* bytes[i] in byte i from the bottom */
+#endif
+    uint64_t x = w ^ (0x0101010101010101ull * v);
+    uint64_t zero = ~(((x & low7) + low7) | x | low7);
+    return (uint32_t)(((zero >> 7) * 0x0102040810204080ull) >> 56);
 }
+
+/* 0xff in byte i where bit i of `bits` (8 bits) is set, else 0: the byte is copied into all
+ * eight, byte i keeps bit i, and a nonzero byte becomes 0xff. Byte order as bytes_equal8. */
+static inline uint64_t bytes_of_bits8(uint64_t bits) {
+    uint64_t x = (bits * 0x0101010101010101ull) & 0x8040201008040201ull;
+    uint64_t m = (((x + 0x7f7f7f7f7f7f7f7full) | x) >> 7 & 0x0101010101010101ull) * 0xff;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    m = __builtin_bswap64(m);
+#endif
+    return m;
+}
+
+/* bytes[c] = (bytes[c] & keep) | v for the cards c of `set`, in a per-card array (loc, seen),
+ * eight cards at a time. */
+static void update_card_bytes(uint8_t bytes[OMG_NCARDS], const uint64_t set[2], uint8_t keep, uint8_t v) {
+    uint64_t keep8 = 0x0101010101010101ull * keep, v8 = 0x0101010101010101ull * v, w;
+    for (int i = 0; i < OMG_NCARDS / 8; i++) {
+        uint64_t m = bytes_of_bits8(set[i >> 3] >> (8 * (i & 7)) & 0xff);
+        memcpy(&w, bytes + 8 * i, 8);
+        w = (w & (~m | keep8)) | (v8 & m);
+        memcpy(bytes + 8 * i, &w, 8);
+    }
+    for (int c = OMG_NCARDS / 8 * 8; c < OMG_NCARDS; c++)
+        if (es_bits128_test(set, c)) bytes[c] = (uint8_t)((bytes[c] & keep) | v);
+}
+
+/* Bit a: p owns assistant a. Callers then visit only the (at most two) owned ones, which keeps
+ * the hot move generators free of 8-way unpredictable loops. */
+_Static_assert(OMG_NASSIST == 8, "owned_assistants compares the eight owner bytes as one word");
+static inline uint32_t owned_assistants(const omg_state *s, int p) { return bytes_equal8(s->asst_owner, (uint8_t)p); }
+
+/* The cards at location `at` (a goods slot: their order is by id), as a card set, from loc
+ * eight bytes at a time. */
+static void cards_at(const omg_state *s, int at, uint64_t out[2]) {
+    uint8_t tail[8] = {0};   /* the last 94 % 8 cards, padded with "draw pile" */
+    memcpy(tail, s->loc + OMG_NCARDS / 8 * 8, OMG_NCARDS % 8);
+    out[0] = out[1] = 0;
+    for (int i = 0; i < OMG_NCARDS / 8; i++)
+        out[i >> 3] |= (uint64_t)bytes_equal8(s->loc + 8 * i, (uint8_t)at) << (8 * (i & 7));
+    out[1] |= (uint64_t)(bytes_equal8(tail, (uint8_t)at) & (BIT(OMG_NCARDS % 8) - 1)) << (8 * (OMG_NCARDS / 8 - 8));
+}
+
+static int assistants_of(const omg_state *s, int p) { return __builtin_popcount(owned_assistants(s, p)); }
 
 /* Slots of p holding one of p's assistants (pending moves included if asked). */
 static uint32_t assistant_slots(const omg_state *s, int p, int pending) {
     uint32_t m = 0;
-    for (int a = 0; a < OMG_NASSIST; a++)
-        if (s->asst_owner[a] == p && asst_at(s, a, pending) >= 0) m |= BIT(asst_at(s, a, pending));
+    for (uint32_t own = owned_assistants(s, p); own; own &= own - 1) {
+        int at = asst_at(s, __builtin_ctz(own), pending);
+        if (at >= 0) m |= BIT(at);
+    }
     return m;
 }
 
 static uint32_t producing_slots(const omg_data *d, const omg_state *s, int p) {
-    uint32_t m = 0;
-    for (int k = 0; k < s->n_slots[p]; k++)
-        if (producing(d, s, p, k)) m |= BIT(k);
+    uint32_t m = s->n_slots[p] > 0;   /* slot 0: the Charburner, always producing */
+    for (int k = 1; k < s->n_slots[p]; k++) m |= (uint32_t)(d->card[s->slot_card[p][k]].office < 0) << k;
     return m;
 }
 
@@ -96,8 +154,9 @@ static void redraw_pool(const omg_state *s, int p, uint64_t out[2]) {
     es_bits128_above(s->hand[p], es_bits128_highest(s->pending[p]), out);
 }
 
-/* Move card c to a location, keeping every mask and count in step. */
-static void put(omg_state *s, int c, int loc, int seen) {
+/* Move card c to a location, keeping every mask and count in step. Inline, so that at the
+ * many call sites with a constant destination only the leaving half branches. */
+static inline void put(omg_state *s, int c, int loc, int seen) {
     int old = s->loc[c];
     if (old == OMG_L_DECK) es_bits128_clear(s->deck, c);
     else if (old == OMG_L_DISCARD) es_bits128_clear(s->discard, c);
@@ -145,21 +204,25 @@ static inline int minimal_at(const pay_ctx *c, int total, int minv) { return tot
  * A completion whose smallest good is worth u pays an extra S from goods worth >= u with
  * cost <= total + S < cost + min(minv, u); so it exists iff for some u among the remaining
  * values the bounded subset sums of those goods (a bit mask; sums stay below 64) meet that
- * window. Taking u smaller than the true smallest only narrows the window, so any u works. */
+ * window. Taking u smaller than the true smallest only narrows the window, so any u works.
+ * The goods are taken by value, highest first, so that the sums for each u grow from those
+ * for the value above it (subset sums do not depend on the order goods are added in). */
 static int can_complete(const pay_ctx *c, int j, int total, int minv) {
-    int need = c->cost - total;
-    for (int i = j; i < c->n; i++) {
-        int u = c->value[i];
-        if (!u || !c->avail[i]) continue;
-        int width = u < minv ? u : minv;
-        uint64_t reach = 1;   /* bit x: an extra payment of x is possible */
-        for (int k = j; k < c->n; k++) {
-            int v = c->value[k];
-            if (v < u || !c->avail[k]) continue;
-            uint64_t acc = reach;
-            for (int a = 1; a <= c->avail[k] && a * v < 64; a++) acc |= reach << (a * v);
-            reach = acc;
-        }
+    int need = c->cost - total, m = 0, value[OMG_SLOTS], avail[OMG_SLOTS];
+    for (int k = j; k < c->n; k++) {   /* insertion sort by value, descending */
+        if (!c->value[k] || !c->avail[k]) continue;
+        int i = m++;
+        for (; i > 0 && value[i - 1] < c->value[k]; i--) value[i] = value[i - 1], avail[i] = avail[i - 1];
+        value[i] = c->value[k], avail[i] = c->avail[k];
+    }
+    uint64_t reach = 1;   /* bit x: an extra payment of x is possible */
+    for (int i = 0; i < m; i++) {
+        int v = value[i];
+        uint64_t acc = reach;
+        for (int a = 1; a <= avail[i] && a * v < 64; a++) acc |= reach << (a * v);
+        reach = acc;
+        if (i + 1 < m && value[i + 1] == v) continue;   /* not yet all goods worth >= v */
+        int width = v < minv ? v : minv;
         uint64_t window = ((1ull << width) - 1) << need;   /* need + width <= 31 + 15 < 64 */
         if (reach & window) return 1;
     }
@@ -177,12 +240,13 @@ static void pay_context(const omg_data *d, const omg_state *s, int p, int cost, 
 
 /* A minimal payment exists iff the goods not yet promised are worth the cost: pay them all,
  * then leave goods out one by one while the rest still covers it. */
-static int can_pay(const omg_data *d, const omg_state *s, int p, int cost) {
-    int free_gold = 0;
-    for (int k = 0; k < s->n_slots[p]; k++)
-        free_gold += (s->goods_n[p][k] - s->reserved[p][k]) * slot_value(d, s, p, k);
-    return free_gold >= cost;
+static int free_gold(const omg_data *d, const omg_state *s, int p) {
+    int total = 0;
+    for (int k = 0; k < s->n_slots[p]; k++) total += (s->goods_n[p][k] - s->reserved[p][k]) * slot_value(d, s, p, k);
+    return total;
 }
+
+static int can_pay(const omg_data *d, const omg_state *s, int p, int cost) { return free_gold(d, s, p) >= cost; }
 
 /* ---------------------------------------------------------------- the flow */
 
@@ -331,8 +395,8 @@ static void begin_round(const es_game *g, omg_state *s) {
 }
 
 static void cleanup(const es_game *g, omg_state *s) {
-    int ids[OMG_NCARDS], m = es_bits128_list(s->market, ids);
-    for (int i = 0; i < m; i++) put(s, ids[i], OMG_L_DISCARD, all_seen(g));
+    for (int w = 0; w < 2; w++)
+        for (uint64_t x = s->market[w]; x; x &= x - 1) put(s, 64 * w + __builtin_ctzll(x), OMG_L_DISCARD, all_seen(g));
     memset(s->produced, 0, sizeof s->produced);
     memset(s->tried, 0, sizeof s->tried);
     memset(s->worker_slot, -1, sizeof s->worker_slot);
@@ -360,56 +424,116 @@ static int any_exhaust_hand(const es_game *g, const omg_state *s) {
     return 0;
 }
 
+/* The rarer, bulkier transitions of step(), out of line so that step() itself stays small
+ * (it runs about twice per node; most runs only find who is to act). */
+#define OUT_OF_LINE static __attribute__((noinline))
+
+/* The draw pile is empty: shuffle the discards in (OMG-A4), else halve hands (OMG-A5), else
+ * the draw fails and ends its batch (OMG-A6). */
+OUT_OF_LINE void refill_deck(const es_game *g, omg_state *s) {
+    if (es_bits128_any(s->discard)) {   /* put(), for a whole pile at once */
+        update_card_bytes(s->loc, s->discard, 0, OMG_L_DECK);
+        update_card_bytes(s->seen, s->discard, 0, (uint8_t)all_seen(g));
+        memcpy(s->deck, s->discard, sizeof s->deck);
+        memset(s->discard, 0, sizeof s->discard);
+        s->deck_known = (uint8_t)all_seen(g);
+    } else if (any_exhaust_hand(g, s)) {
+        s->sub = OMG_SUB_EXHAUST;
+        s->exhaust_idx = 0;
+        s->exhaust_left = NONE8;
+    } else {
+        s->draw_left = 0;
+        if (s->draw_dest == OMG_D_MARKET) s->row_suns = 2;
+    }
+}
+
+/* Every player has halved: the chosen cards go into the draw pile. */
+OUT_OF_LINE void collect_halves(const es_game *g, omg_state *s) {
+    int collected = 0;
+    for (int p = 0; p < g->players; p++)
+        for (int w = 0; w < 2; w++)
+            for (uint64_t x = s->pending[p][w]; x; x &= x - 1) {
+                put(s, 64 * w + __builtin_ctzll(x), OMG_L_DECK, BIT(p));
+                s->deck_known |= (uint8_t)BIT(p);
+                collected++;
+            }
+    memset(s->pending, 0, sizeof s->pending);
+    s->sub = OMG_SUB_DRAW;
+    if (!collected) {
+        s->draw_left = 0;
+        if (s->draw_dest == OMG_D_MARKET) s->row_suns = 2;
+    }
+}
+
+/* All goods of slot k of the taker leave (no choice of which). */
+OUT_OF_LINE void take_all(const es_game *g, omg_state *s, int k) {
+    int p = s->take_player;
+    int dest = s->take_dest_slot == NONE8 ? OMG_L_DISCARD : OMG_L_GOOD + p * OMG_SLOTS + s->take_dest_slot;
+    uint64_t goods[2];
+    cards_at(s, OMG_L_GOOD + p * OMG_SLOTS + k, goods);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t x = goods[w]; x; x &= x - 1) {
+            int c = 64 * w + __builtin_ctzll(x);
+            put(s, c, dest, dest == OMG_L_DISCARD ? all_seen(g) : s->seen[c]);
+        }
+    s->take_left[k] = 0;
+}
+
+/* Phase I reveal: the chosen cards go face up (OMG-A3, A7). */
+OUT_OF_LINE void reveal_redraws(const es_game *g, omg_state *s) {
+    for (int p = 0; p < g->players; p++) {
+        s->redraw_n[p] = (uint8_t)es_bits128_count(s->pending[p]);
+        for (int w = 0; w < 2; w++)
+            for (uint64_t x = s->pending[p][w]; x; x &= x - 1)
+                put(s, 64 * w + __builtin_ctzll(x), OMG_L_DISCARD, all_seen(g));
+    }
+    memset(s->pending, 0, sizeof s->pending);
+    s->stage = OMG_ST_P1_DRAW;
+    s->idx = 0;
+}
+
+/* Phase II reveal of p's plan: assistants move, the worker is placed, the card set aside, and
+ * the promised goods are paid. */
+OUT_OF_LINE void reveal_plan(omg_state *s, int p) {
+    for (int a = 0; a < OMG_NASSIST; a++)
+        if (s->asst_owner[a] == p && s->pend_move[a] >= 0) {
+            s->asst_slot[a] = s->pend_move[a];
+            s->pend_move[a] = -1;
+        }
+    s->worker_slot[p] = s->pend_worker[p];
+    s->worker_exact[p] = s->pend_exact[p];
+    s->pend_worker[p] = -1;
+    s->pend_exact[p] = 0;
+    if (s->pend_aside[p] >= 0) put(s, s->pend_aside[p], OMG_L_ASIDE + p, BIT(p));
+    s->aside[p] = s->pend_aside[p];
+    s->pend_aside[p] = -1;
+    uint8_t counts[OMG_SLOTS];
+    memcpy(counts, s->reserved[p], OMG_SLOTS);
+    memset(s->reserved[p], 0, OMG_SLOTS);
+    start_take(s, p, counts, NONE8, TAKE_AFTER_REVEAL);
+}
+
 /* One deterministic step; 0 when the state waits at a decision or chance node. */
 static int step(const es_game *g, omg_state *s) {
     const omg_data *d = DATA(g);
     int n = g->players;
     s->actor = -1;
-    switch (s->sub) {
+    if (s->sub != OMG_SUB_NONE) switch (s->sub) {   /* most steps are of a stage: test that first */
     case OMG_SUB_DRAW: {
         int want_more = s->draw_left == NONE8 ? s->row_suns < 2 : s->draw_left > 0;
         if (!want_more) {
             after_draw(g, s);
             return 1;
         }
-        if (!es_bits128_any(s->deck)) {
-            if (es_bits128_any(s->discard)) {   /* lazy reshuffle (OMG-A4) */
-                int ids[OMG_NCARDS], m = es_bits128_list(s->discard, ids);
-                for (int i = 0; i < m; i++) {   /* put(), for a whole pile at once */
-                    s->loc[ids[i]] = OMG_L_DECK;
-                    s->seen[ids[i]] = (uint8_t)all_seen(g);
-                }
-                memcpy(s->deck, s->discard, sizeof s->deck);
-                memset(s->discard, 0, sizeof s->discard);
-                s->deck_known = (uint8_t)all_seen(g);
-            } else if (any_exhaust_hand(g, s)) {   /* OMG-A5 */
-                s->sub = OMG_SUB_EXHAUST;
-                s->exhaust_idx = 0;
-                s->exhaust_left = NONE8;
-            } else {
-                s->draw_left = 0;   /* the draw fails and ends its batch (OMG-A6) */
-                if (s->draw_dest == OMG_D_MARKET) s->row_suns = 2;
-            }
+        if (!es_bits128_any(s->deck)) {   /* lazy reshuffle */
+            refill_deck(g, s);
             return 1;
         }
         return 0;   /* chance: DRAW */
     }
     case OMG_SUB_EXHAUST: {
         if (s->exhaust_idx >= n) {
-            int collected = 0;
-            for (int p = 0; p < n; p++)
-                for (int c = 0; c < OMG_NCARDS; c++)
-                    if (es_bits128_test(s->pending[p], c)) {
-                        put(s, c, OMG_L_DECK, BIT(p));
-                        s->deck_known |= (uint8_t)BIT(p);
-                        collected++;
-                    }
-            memset(s->pending, 0, sizeof s->pending);
-            s->sub = OMG_SUB_DRAW;
-            if (!collected) {
-                s->draw_left = 0;
-                if (s->draw_dest == OMG_D_MARKET) s->row_suns = 2;
-            }
+            collect_halves(g, s);
             return 1;
         }
         int p = order(g, s, s->exhaust_idx);
@@ -430,11 +554,7 @@ static int step(const es_game *g, omg_state *s) {
         for (int k = 0; k < OMG_SLOTS; k++) {
             if (!s->take_left[k]) continue;
             if (s->take_left[k] < s->goods_n[p][k]) return 0;   /* chance: TAKE */
-            int dest = s->take_dest_slot == NONE8 ? OMG_L_DISCARD : OMG_L_GOOD + p * OMG_SLOTS + s->take_dest_slot;
-            for (int c = 0; c < OMG_NCARDS; c++)
-                if (s->loc[c] == OMG_L_GOOD + p * OMG_SLOTS + k)
-                    put(s, c, dest, dest == OMG_L_DISCARD ? all_seen(g) : s->seen[c]);
-            s->take_left[k] = 0;
+            take_all(g, s, k);
             return 1;
         }
         after_take(g, s);
@@ -502,14 +622,7 @@ static int step(const es_game *g, omg_state *s) {
             s->actor = (int8_t)order(g, s, s->idx);
             return 0;
         }
-        for (int p = 0; p < n; p++) {   /* reveal: the chosen cards go face up (OMG-A3, A7) */
-            int ids[OMG_NCARDS], m = es_bits128_list(s->pending[p], ids);
-            s->redraw_n[p] = (uint8_t)m;
-            for (int i = 0; i < m; i++) put(s, ids[i], OMG_L_DISCARD, all_seen(g));
-        }
-        memset(s->pending, 0, sizeof s->pending);
-        s->stage = OMG_ST_P1_DRAW;
-        s->idx = 0;
+        reveal_redraws(g, s);
         return 1;
     case OMG_ST_P1_DRAW:
         if (s->idx < n) {
@@ -520,63 +633,44 @@ static int step(const es_game *g, omg_state *s) {
             start_draw(s, OMG_D_MARKET, 1, 0, NONE8);
         }
         return 1;
-    case OMG_ST_P2_COMMIT: {
-        if (s->idx >= n) {
-            s->stage = OMG_ST_P2_REVEAL;
-            s->idx = 0;
-            return 1;
-        }
-        int p = order(g, s, s->idx);
-        if (s->p2_step == 0) {
-            while (s->p2_asst < OMG_NASSIST && s->asst_owner[s->p2_asst] != p) s->p2_asst++;
-            if (s->p2_asst < OMG_NASSIST) {
+    case OMG_ST_P2_COMMIT:
+        /* each player plans in turn; the steps that only move on are taken here at once */
+        while (s->idx < n) {
+            int p = order(g, s, s->idx);
+            if (s->p2_step == 0) {
+                uint32_t left = owned_assistants(s, p) >> s->p2_asst << s->p2_asst;   /* p's next assistant */
+                s->p2_asst = left ? (uint8_t)__builtin_ctz(left) : OMG_NASSIST;
+                if (s->p2_asst < OMG_NASSIST) {
+                    s->actor = (int8_t)p;
+                    return 0;
+                }
+                s->p2_step = 1;
+            }
+            if (s->p2_step == 1) {
+                if (free_producing_slots(d, s, p)) {
+                    s->actor = (int8_t)p;
+                    return 0;
+                }
+                s->pend_worker[p] = -1;   /* every producing building has an assistant (OMG-A9) */
+                s->p2_step = 2;
+            }
+            if (s->p2_step == 2) {
                 s->actor = (int8_t)p;
                 return 0;
             }
-            s->p2_step = 1;
-            return 1;
+            s->idx++;
+            s->p2_step = s->p2_asst = 0;
         }
-        if (s->p2_step == 1) {
-            uint32_t free = free_producing_slots(d, s, p);
-            if (free) {
-                s->actor = (int8_t)p;
-                return 0;
-            }
-            s->pend_worker[p] = -1;   /* every producing building has an assistant (OMG-A9) */
-            s->p2_step = 2;
-            return 1;
-        }
-        if (s->p2_step == 2) {
-            s->actor = (int8_t)p;
-            return 0;
-        }
-        s->idx++;
-        s->p2_step = s->p2_asst = 0;
+        s->stage = OMG_ST_P2_REVEAL;
+        s->idx = 0;
         return 1;
-    }
     case OMG_ST_P2_REVEAL: {
         if (s->idx >= n) {
             s->stage = OMG_ST_SUNSET;
             start_draw(s, OMG_D_MARKET, 2, 0, NONE8);
             return 1;
         }
-        int p = order(g, s, s->idx);
-        for (int a = 0; a < OMG_NASSIST; a++)
-            if (s->asst_owner[a] == p && s->pend_move[a] >= 0) {
-                s->asst_slot[a] = s->pend_move[a];
-                s->pend_move[a] = -1;
-            }
-        s->worker_slot[p] = s->pend_worker[p];
-        s->worker_exact[p] = s->pend_exact[p];
-        s->pend_worker[p] = -1;
-        s->pend_exact[p] = 0;
-        if (s->pend_aside[p] >= 0) put(s, s->pend_aside[p], OMG_L_ASIDE + p, BIT(p));
-        s->aside[p] = s->pend_aside[p];
-        s->pend_aside[p] = -1;
-        uint8_t counts[OMG_SLOTS];
-        memcpy(counts, s->reserved[p], OMG_SLOTS);
-        memset(s->reserved[p], 0, OMG_SLOTS);
-        start_take(s, p, counts, NONE8, TAKE_AFTER_REVEAL);
+        reveal_plan(s, order(g, s, s->idx));
         return 1;
     }
     case OMG_ST_P4_PRODUCE:
@@ -633,48 +727,55 @@ static void production_need(const omg_data *d, const omg_state *s, int p, int k,
     }
 }
 
-static int can_cover(const omg_data *d, const omg_state *s, int p, const int need[OMG_NRES + 1]) {
-    if (need[0] > hand_size(s, p)) return 0;
-    for (int r = 1; r <= OMG_NRES; r++)
-        if (need[r] > hand_of_resource(d, s, p, r)) return 0;
-    return 1;
-}
-
 static int gen_produce(const es_game *g, const omg_state *s, int p, es_move *out, int n, int cap) {
     const omg_data *d = DATA(g);
     uint32_t active = assistant_slots(s, p, 0);
     int ws = s->worker_slot[p];
     if (ws >= 0) active |= BIT(ws);
-    active &= ~(uint32_t)s->tried[p];
+    active &= ~(uint32_t)s->tried[p] & (BIT(s->n_slots[p]) - 1);
     if (!active) return n;
-    int avail[OMG_NRES + 1], any;
+    int avail[OMG_NRES + 1], any, hand[OMG_NRES + 1];
     available(d, s, p, avail, &any);
-    for (int k = 0; k < s->n_slots[p]; k++) {
-        if (!((active >> k) & 1)) continue;
-        int by_worker = k == ws, short_w = by_worker && !s->worker_exact[p];
-        int need[OMG_NRES + 1];
-        production_need(d, s, p, k, avail, any, short_w, 0, need);
+    for (int r = 1; r <= OMG_NRES; r++) hand[r] = hand_of_resource(d, s, p, r);
+    for (; active; active &= active - 1) {   /* production_need and can_cover, for all omissions at once */
+        int k = __builtin_ctz(active), short_w = k == ws && !s->worker_exact[p];
         const omg_building *b = slot_building(d, s, p, k);
-        int omitted = 0;
-        if (short_w && !b->input_any) {   /* omit one unit of a resource still needed (OMG-A10) */
+        if (b->input_any) {
+            if (b->input_any - short_w - any <= hand_size(s, p)) out[n++] = MV(OMG_M_PRODUCE, k);
+        } else {
+            int need[OMG_NRES + 1];
+            uint32_t needed = 0, uncovered = 0;   /* resources beyond the available ones; beyond the hand too */
             for (int r = 1; r <= OMG_NRES; r++) {
-                if (!need[r]) continue;
-                int n2[OMG_NRES + 1];
-                production_need(d, s, p, k, avail, any, 1, r, n2);
-                if (can_cover(d, s, p, n2)) out[n++] = MV(OMG_M_PRODUCE, k | r << 4);
-                omitted = 1;
+                need[r] = b->input[r] > avail[r] ? b->input[r] - avail[r] : 0;
+                needed |= (uint32_t)(need[r] > 0) << r;
+                uncovered |= (uint32_t)(need[r] > hand[r]) << r;
+            }
+            if (short_w && needed) {   /* omit one unit of a resource still needed (OMG-A10) */
+                for (uint32_t m = needed; m; m &= m - 1) {
+                    int r = __builtin_ctz(m);
+                    if (!(uncovered & ~BIT(r)) && need[r] - 1 <= hand[r]) out[n++] = MV(OMG_M_PRODUCE, k | r << 4);
+                }
+            } else if (!uncovered) {
+                out[n++] = MV(OMG_M_PRODUCE, k);
             }
         }
-        if (!omitted && can_cover(d, s, p, need)) out[n++] = MV(OMG_M_PRODUCE, k);
         if (n >= cap) return n;
     }
     return n;
 }
 
-static int chain_sources(const omg_data *d, const omg_state *s, int p, int slot, int code, int src[OMG_SLOTS]) {
+/* p's slots holding goods: the ten counts compared with 0 as bytes 0..7 and 2..9. */
+static uint32_t slots_with_goods(const omg_state *s, int p) {
+    _Static_assert(OMG_SLOTS == 10, "two overlapping 8-byte compares cover the slots");
+    uint32_t empty = bytes_equal8(s->goods_n[p], 0) | bytes_equal8(s->goods_n[p] + 2, 0) << 2;
+    return ~empty & (BIT(s->n_slots[p]) - 1);
+}
+
+/* The slots among `stocked` (p's slots holding goods) whose good is `code` - 16. */
+static int chain_sources(const omg_data *d, const omg_state *s, int p, uint32_t stocked, int code, int src[OMG_SLOTS]) {
     int n = 0;
-    for (int k = 0; k < s->n_slots[p]; k++) {
-        if (k == slot || !s->goods_n[p][k]) continue;
+    for (; stocked; stocked &= stocked - 1) {
+        int k = __builtin_ctz(stocked);
         if (slot_building(d, s, p, k)->output == code - 16) src[n++] = CH_GOOD + k;
     }
     return n;
@@ -682,9 +783,12 @@ static int chain_sources(const omg_data *d, const omg_state *s, int p, int slot,
 
 static int gen_chains(const es_game *g, const omg_state *s, int p, int anywhere, es_move *out, int n, int cap) {
     const omg_data *d = DATA(g);
-    for (int k = 0; k < s->n_slots[p]; k++) {
+    uint32_t slots = (anywhere ? ~0u : s->produced[p]) & (BIT(s->n_slots[p]) - 1);
+    uint32_t stocked = ~0u;   /* slots_with_goods, once a chain takes a good */
+    for (; slots; slots &= slots - 1) {
+        int k = __builtin_ctz(slots);
         const omg_building *b = slot_building(d, s, p, k);
-        if (!b->chain_n || (!anywhere && !((s->produced[p] >> k) & 1))) continue;
+        if (!b->chain_n) continue;
         int opts[2][OMG_NCARDS + OMG_SLOTS], cnt[2] = {1, 1};
         opts[1][0] = CH_NONE;
         for (int i = 0; i < b->chain_n; i++) {
@@ -693,8 +797,10 @@ static int gen_chains(const es_game *g, const omg_state *s, int p, int anywhere,
                 uint64_t pool[2] = {s->hand[p][0] & d->res_cards[code][0], s->hand[p][1] & d->res_cards[code][1]};
                 cnt[i] = es_bits128_list(pool, opts[i]);
             } else {
-                cnt[i] = chain_sources(d, s, p, k, code, opts[i]);
+                if (stocked == ~0u) stocked = slots_with_goods(s, p);
+                cnt[i] = chain_sources(d, s, p, stocked & ~BIT(k), code, opts[i]);
             }
+            if (!cnt[i]) break;   /* an input with no source: no chain here */
         }
         for (int a = 0; a < cnt[0]; a++)
             for (int c2 = 0; c2 < cnt[1]; c2++) {
@@ -734,34 +840,36 @@ static uint32_t hire_targets(const es_game *g, const omg_state *s, int p) {
 
 static int gen_build(const es_game *g, const omg_state *s, int p, es_move *out, int cap) {
     const omg_data *d = DATA(g);
-    int n = 0;
+    int n = 0, gold_free = free_gold(d, s, p);
     out[n++] = OMG_M_PASS;
-    if (s->aside[p] >= 0 && s->n_slots[p] < OMG_SLOTS && can_pay(d, s, p, d->card[s->aside[p]].cost))
+    if (s->aside[p] >= 0 && s->n_slots[p] < OMG_SLOTS && gold_free >= d->card[s->aside[p]].cost)
         out[n++] = OMG_M_BUILD;
     if (n >= cap) return n;
-    if (assistants_of(s, p) < OMG_MAX_ASSISTANTS) {
+    uint32_t shown = owned_assistants(s, -1);   /* on display */
+    if (shown && assistants_of(s, p) < OMG_MAX_ASSISTANTS) {
         int have[OMG_NCOLOURS];
         colours_built(d, s, p, have);
-        uint32_t free = hire_targets(g, s, p);
-        for (int a = 0; a < OMG_NASSIST; a++) {
-            if (s->asst_owner[a] != -1 || !requirement_met(d, s, have, a) ||
-                !can_pay(d, s, p, d->asst_cost[a][s->asst_side[a]]))
-                continue;
-            for (int k = 0; k < s->n_slots[p]; k++)
-                if ((free >> k) & 1) out[n++] = OMG_M_HIRE | a << 5 | k << 8;
+        uint32_t free = hire_targets(g, s, p) & (BIT(s->n_slots[p]) - 1);
+        for (; shown; shown &= shown - 1) {
+            int a = __builtin_ctz(shown);
+            if (!requirement_met(d, s, have, a) || gold_free < d->asst_cost[a][s->asst_side[a]]) continue;
+            for (uint32_t f = free; f; f &= f - 1) out[n++] = OMG_M_HIRE | a << 5 | __builtin_ctz(f) << 8;
             if (n >= cap) return n;
         }
     }
     return n;
 }
 
-/* Choosing `left` cards of `pool` one at a time in increasing id order, from id `from` on:
- * a card is offered only if enough higher cards remain to finish the choice (no dead end). */
-static int gen_ascending(const uint64_t pool[2], int from, int left, int type, es_move *out) {
-    int ids[OMG_NCARDS], m = es_bits128_list(pool, ids), i = 0, n = 0;
-    while (i < m && ids[i] < from) i++;
-    for (; i + left <= m; i++) out[n++] = MV(type, ids[i]);
-    return n;
+/* Choosing `left` cards one at a time in increasing id order from `above` (the cards above the
+ * last one chosen): a card is offered only if enough higher cards remain to finish the choice
+ * (no dead end), so the moves are the lowest count(above) - left + 1 cards. */
+static int ascending_count(const uint64_t above[2], int left) { return es_bits128_count(above) - left + 1; }
+
+static int gen_ascending(const uint64_t above[2], int left, int type, es_move *out) {
+    int ids[OMG_NCARDS], n = ascending_count(above, left);
+    es_bits128_list(above, ids);
+    for (int i = 0; i < n; i++) out[i] = MV(type, ids[i]);
+    return n > 0 ? n : 0;
 }
 
 /* The hand cards p may supply next, into pool; returns the resource still needed (0: any). */
@@ -777,6 +885,26 @@ static int supply_pool(const omg_data *d, const omg_state *s, int p, uint64_t po
     return r;
 }
 
+/* At a halving or supply node (the ascending choices), the cards above the last one chosen,
+ * how many are still to choose and the move type; 0 at other nodes. */
+static int ascending_choice(const es_game *g, const omg_state *s, int p, uint64_t above[2], int *left, int *type) {
+    if (s->sub == OMG_SUB_EXHAUST) {
+        es_bits128_above(s->hand[p], es_bits128_highest(s->pending[p]), above);
+        *left = s->exhaust_left;
+        *type = OMG_M_HALVE;
+        return 1;
+    }
+    if (s->sub == OMG_SUB_SUPPLY) {
+        uint64_t pool[2];
+        int r = supply_pool(DATA(g), s, p, pool);
+        es_bits128_above(pool, s->sup_last == NONE8 ? -1 : s->sup_last, above);
+        *left = s->sup_need[r];
+        *type = OMG_M_SUPPLY;
+        return 1;
+    }
+    return 0;
+}
+
 static int omg_legal_moves_raw(const es_game *g, const omg_state *s, es_move *out, int cap) {
     const omg_data *d = DATA(g);
     int p = s->actor, n = 0;
@@ -784,14 +912,12 @@ static int omg_legal_moves_raw(const es_game *g, const omg_state *s, es_move *ou
     switch (s->sub) {
     case OMG_SUB_PAY:
         return gen_pay(g, s, out);
-    case OMG_SUB_EXHAUST: {
-        uint64_t all[2] = {s->hand[p][0], s->hand[p][1]};
-        return gen_ascending(all, es_bits128_highest(s->pending[p]) + 1, s->exhaust_left, OMG_M_HALVE, out);
-    }
+    case OMG_SUB_EXHAUST:
     case OMG_SUB_SUPPLY: {
-        uint64_t pool[2];
-        int r = supply_pool(d, s, p, pool);
-        return gen_ascending(pool, s->sup_last == NONE8 ? 0 : s->sup_last + 1, s->sup_need[r], OMG_M_SUPPLY, out);
+        uint64_t above[2];
+        int left, type;
+        ascending_choice(g, s, p, above, &left, &type);
+        return gen_ascending(above, left, type, out);
     }
     default:
         break;
@@ -916,6 +1042,14 @@ static int omg_current_player(const es_game *g, const void *vs) {
     return s->actor >= 0 ? s->actor : ES_CHANCE;
 }
 
+/* A uniform pick from the list; out of line, so that the common draws need no list buffers. */
+OUT_OF_LINE es_move sample_listed(const es_game *g, const omg_state *s, es_rng *rng) {
+    es_move out[OMG_MAX_CHANCE];
+    double prob[OMG_MAX_CHANCE];
+    int n = omg_chance_outcomes(g, s, out, prob);   /* all other nodes are uniform */
+    return n ? out[es_rng_u32_below(rng, (uint32_t)n)] : 0;
+}
+
 static es_move omg_sample_chance(const es_game *g, const void *vs, es_rng *rng) {
     const omg_state *s = (const omg_state *)vs;
     if (s->sub == OMG_SUB_DRAW) {
@@ -927,14 +1061,12 @@ static es_move omg_sample_chance(const es_game *g, const void *vs, es_rng *rng) 
         while (k < OMG_SLOTS && !s->take_left[k]) k++;
         if (k < OMG_SLOTS && s->goods_n[p][k]) {
             int r = (int)es_rng_u32_below(rng, s->goods_n[p][k]);
-            for (int c = 0; c < OMG_NCARDS; c++)
-                if (s->loc[c] == OMG_L_GOOD + p * OMG_SLOTS + k && r-- == 0) return MV(OMG_M_TAKE, c);
+            uint64_t goods[2];
+            cards_at(s, OMG_L_GOOD + p * OMG_SLOTS + k, goods);
+            if (r < es_bits128_count(goods)) return MV(OMG_M_TAKE, es_bits128_select(goods, r));
         }
     }
-    es_move out[OMG_MAX_CHANCE];
-    double prob[OMG_MAX_CHANCE];
-    int n = omg_chance_outcomes(g, vs, out, prob);   /* all other nodes are uniform */
-    return n ? out[es_rng_u32_below(rng, (uint32_t)n)] : 0;
+    return sample_listed(g, s, rng);
 }
 
 /* ---------------------------------------------------------------- is_legal */
@@ -989,11 +1121,9 @@ static int omg_is_legal(const es_game *g, const void *vs, es_move m) {
 
 /* ---------------------------------------------------------------- random_move */
 
-/* The k-th move of gen_ascending(pool, from, left, type) and how many there are, without the list. */
-static es_move ascending_pick(const uint64_t pool[2], int from, int left, int type, es_rng *rng, int *count) {
-    uint64_t above[2];
-    es_bits128_above(pool, from - 1, above);
-    int n = es_bits128_count(above) - left + 1;
+/* The k-th move of gen_ascending(above, left, type) and how many there are, without the list. */
+static es_move ascending_pick(const uint64_t above[2], int left, int type, es_rng *rng, int *count) {
+    int n = ascending_count(above, left);
     if (n <= 0) {
         *count = 0;
         return 0;
@@ -1011,15 +1141,9 @@ static es_move omg_random_move(const es_game *g, const void *vs, es_rng *rng, in
     int p = s->actor;
     *count = -1;
     if (p < 0) return 0;
-    if (s->sub == OMG_SUB_EXHAUST)
-        return ascending_pick(s->hand[p], es_bits128_highest(s->pending[p]) + 1, s->exhaust_left, OMG_M_HALVE, rng,
-                              count);
-    if (s->sub == OMG_SUB_SUPPLY) {
-        uint64_t pool[2];
-        int r = supply_pool(d, s, p, pool);
-        return ascending_pick(pool, s->sup_last == NONE8 ? 0 : s->sup_last + 1, s->sup_need[r], OMG_M_SUPPLY, rng,
-                              count);
-    }
+    uint64_t above[2];
+    int left, type;
+    if (ascending_choice(g, s, p, above, &left, &type)) return ascending_pick(above, left, type, rng, count);
     if (s->sub != OMG_SUB_NONE) return 0;
     if (s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING]) {   /* cards above, then done */
         uint64_t above[2];
@@ -1058,10 +1182,7 @@ static void apply_draw(const es_game *g, omg_state *s, int c) {
     }
     int knows = s->draw_dest == OMG_D_HAND ? BIT(p) : 0;
     /* whoever did not see this draw no longer knows where the other deck cards are */
-    if (s->deck_known & ~knows) {
-        int ids[OMG_NCARDS], m = es_bits128_list(s->deck, ids);
-        for (int i = 0; i < m; i++) s->seen[ids[i]] &= (uint8_t)knows;
-    }
+    if (s->deck_known & ~knows) update_card_bytes(s->seen, s->deck, (uint8_t)knows, 0);
     s->deck_known &= (uint8_t)knows;
     if (s->draw_dest == OMG_D_HAND) {
         put(s, c, OMG_L_HAND + p, BIT(p));
@@ -1237,14 +1358,35 @@ static void omg_apply_one(const es_game *g, omg_state *s, es_move m) {
     if (s->sub == OMG_SUB_PAY && s->pay_total >= s->pay_cost) after_pay(g, s);
 }
 
+/* At a phase I redraw of p (one card per decision): may p still add a card, besides "done"? */
+static inline int redraw_card_left(const es_game *g, const omg_state *s, int p) {
+    return !g->options[OMG_OPT_ALL_OR_NOTHING] && es_bits128_highest(s->hand[p]) > es_bits128_highest(s->pending[p]);
+}
+
 /* Does the decision node offer at least two moves? O(1) for the commonest nodes; otherwise
  * the first two moves are listed into `moves` (so a forced move is moves[0]). */
 static int several_moves(const es_game *g, const omg_state *s, es_move *moves) {
     int p = s->actor;
+    if (s->sub == OMG_SUB_PAY && s->pay_slot < s->n_slots[p] &&
+        (!slot_value(DATA(g), s, p, s->pay_slot) || s->goods_n[p][s->pay_slot] == s->reserved[p][s->pay_slot])) {
+        /* a slot with no goods to give: paying 0 is the one move, as the payment can still be
+         * completed from here (start_pay's can_pay and gen_pay's can_complete keep it so) */
+        moves[0] = MV(OMG_M_PAY, 0);
+        return 0;
+    }
+    uint64_t above[2];
+    int left, type;
+    if (ascending_choice(g, s, p, above, &left, &type) && ascending_count(above, left) > 0) {
+        if (ascending_count(above, left) >= 2) return 1;
+        moves[0] = MV(type, es_bits128_select(above, 0));   /* the one card left to choose */
+        return 0;
+    }
     if (s->sub == OMG_SUB_NONE) {
-        if (s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING] &&
-            es_bits128_highest(s->hand[p]) > es_bits128_highest(s->pending[p]))
-            return 1;                                                               /* a card + done */
+        if (s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING]) {
+            if (redraw_card_left(g, s, p)) return 1;   /* a card + done */
+            moves[0] = MV(OMG_M_REDRAW, 127);          /* no card above those chosen: done */
+            return 0;
+        }
         if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 1) return 1;              /* two modes */
         if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 2 && es_bits128_any(s->hand[p])) return 1;
     }
@@ -1266,10 +1408,21 @@ static void run(const es_game *g, omg_state *s) {
 
 static void omg_apply(const es_game *g, void *vs, es_move m) {
     omg_state *s = (omg_state *)vs;
+    if (MV_TYPE(m) == OMG_M_DRAW && s->sub == OMG_SUB_DRAW) {
+        /* the commonest move, straight to its handler (at a draw node omg_apply_one adds
+         * nothing to it: no payment is under way) */
+        apply_draw(g, s, MV_ARG(m, 5, 7));
+        /* fast path: mid-batch, the next node is another draw (what step() would find) */
+        if (es_bits128_any(s->deck) && (s->draw_left == NONE8 ? s->row_suns < 2 : s->draw_left > 0)) return;
+        run(g, s);
+        return;
+    }
     omg_apply_one(g, s, m);
-    /* fast path: mid-batch, the next node is another draw (what step() would find) */
-    if (MV_TYPE(m) == OMG_M_DRAW && s->sub == OMG_SUB_DRAW && es_bits128_any(s->deck) &&
-        (s->draw_left == NONE8 ? s->row_suns < 2 : s->draw_left > 0))
+    /* fast path: a card added to a phase I redraw leaves the same player choosing, if a card is
+     * left to add (what step() and several_moves() would find) */
+    if (MV_TYPE(m) == OMG_M_REDRAW && MV_ARG(m, 5, 7) < OMG_NCARDS && s->sub == OMG_SUB_NONE &&
+        s->stage == OMG_ST_P1_COMMIT && s->idx < g->players && s->actor == order(g, s, s->idx) &&
+        redraw_card_left(g, s, s->actor))
         return;
     run(g, s);
 }
