@@ -157,3 +157,47 @@ def test_backgammon_is_legal_over_every_play_id() -> None:
                 nodes += 1
             s.apply(rng.choice(sorted(listed)))
     assert nodes > 1000
+
+
+def _bg_position(x: dict[int, int], o: dict[int, int], dice: tuple[int, int], player: int = 0,
+                 x_bar: int = 0, o_bar: int = 0) -> es.State:
+    """A backgammon decision state: checkers per absolute point, the rest borne off."""
+    import json
+    g = es.game("backgammon")
+    board = [[x.get(i, 0) for i in range(24)], [o.get(i, 0) for i in range(24)]]
+    off = [15 - sum(board[0]) - x_bar, 15 - sum(board[1]) - o_bar]
+    d = json.loads(g.initial_state().to_json())
+    d["state"].update(board=board, bar=[x_bar, o_bar], off=off, turns=3, phase=3, player=player,
+                      dice=sorted(dice), double_half=0)
+    return g.state_from_json(json.dumps(d))
+
+
+# (x, o, dice, player, x_bar, o_bar): the rules' edge cases, for either player
+_BG_EDGE_POSITIONS = [
+    ({0: 2, 11: 5, 16: 3, 18: 4}, {5: 5, 7: 3, 12: 5, 23: 2}, (6, 4), 0, 1, 0),          # bar entry first
+    ({0: 2, 11: 5, 16: 3, 18: 3}, {5: 5, 7: 3, 12: 5, 23: 2}, (6, 4), 0, 2, 0),          # two on the bar
+    ({0: 2, 11: 5, 16: 3, 18: 3}, {5: 5, 7: 3, 12: 5, 23: 2}, (4, 4), 0, 2, 0),          # two on the bar, a double
+    ({0: 2, 11: 5, 16: 3, 18: 4}, {3: 2, 5: 5, 7: 3, 12: 3, 23: 2}, (6, 4), 0, 1, 0),    # blocked entry: pass
+    ({10: 1}, {16: 2, 0: 13}, (6, 1), 0, 0, 0),                                            # must use both dice
+    ({10: 1}, {17: 2, 0: 13}, (6, 1), 0, 0, 0),                                            # must use the larger die
+    ({10: 1}, {17: 2, 11: 2, 0: 11}, (6, 1), 0, 0, 0),                                     # only the smaller die
+    ({21: 1, 22: 1}, {0: 15}, (6, 5), 0, 0, 0),                                            # bear off with higher dice
+    ({19: 1, 22: 1}, {0: 15}, (6, 1), 0, 0, 0),                                            # bear off or move first
+    ({18: 3, 20: 2, 23: 4}, {0: 15}, (2, 2), 0, 0, 0),                                     # bear off with a double
+    ({0: 2, 11: 5, 16: 3, 18: 5}, {5: 5, 7: 3, 12: 4, 14: 1, 23: 2}, (3, 1), 0, 0, 0),   # hits, chained and split
+    ({0: 2, 11: 5, 16: 3, 18: 5}, {5: 5, 7: 3, 12: 5, 23: 2}, (3, 3), 0, 0, 0),          # a double
+    ({23: 2, 12: 5, 7: 3, 5: 5}, {18: 5, 16: 3, 11: 4, 9: 1, 0: 2}, (5, 2), 1, 0, 0),    # player 1, a blot to hit
+    ({23: 2, 12: 5, 7: 3, 5: 4}, {18: 5, 16: 3, 11: 5, 0: 2}, (6, 3), 1, 1, 0),          # player 1 on the bar
+    ({4: 1, 1: 2}, {23: 15}, (6, 5), 1, 0, 0),                                             # player 1 bears off
+]
+
+
+@pytest.mark.parametrize("case", range(len(_BG_EDGE_POSITIONS)))
+def test_backgammon_is_legal_on_the_rules_edge_cases(case: int) -> None:
+    """Bar entry (one or two checkers on the bar, blocked), must-use-both-dice, the larger die,
+    bearing off with a higher die, doubles, hits and player 1's mirrored board: every play id."""
+    x, o, dice, player, x_bar, o_bar = _BG_EDGE_POSITIONS[case]
+    s = _bg_position(x, o, dice, player, x_bar, o_bar)
+    listed = set(s.legal_moves())
+    plays = [1 | f1 << 2 | f2 << 7 | h << 12 for f1 in range(32) for f2 in range(32) for h in range(2)]
+    assert [c for c in plays if s.is_legal(c) != (c in listed)] == []

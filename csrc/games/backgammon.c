@@ -277,93 +277,220 @@ static int bg_legal_moves(const es_game *g, const void *vs, es_move *out) {
 
 /* ---------------------------------------------------------------- is_legal */
 
-/* A half-turn as played: the step (f1, d1), then (f2, d2); f2 = BG_NONE: one step only. */
-typedef struct bg_play {
-    int f1, d1, f2, d2;
-} bg_play;
+/* The is_legal hook (issue 19) decides without the list, which dedups up to hundreds of plays
+ * by their result. A given play's steps are checked on the state's bytes, the second step
+ * against what the first one changed (no copy of the state); the questions about all steps
+ * (may the player pass, play one die only) are answered by bit masks of the board. A play is
+ * passed around as plain ints: the ids and dice stay in registers. */
 
-static es_move play_id(const bg_state *s, bg_play x) {
-    return PLAY(x.f1, x.f2, (s->dice[0] == s->dice[1]) | (x.d1 == s->dice[1]));
+/* A bear-off from `from` (landing past the board on `to`) with all checkers home: by the exact
+ * count, or from the furthest-back point. */
+static inline int bear_off_ok(const bg_state *s, int p, int from, int to) {
+    return all_home(s, p) && (to == (p == 0 ? BG_POINTS : -1) || from == furthest_home(s, p));
 }
 
-/* step_legal, working out the bearing-off facts only for a step that bears off. */
-static int step_ok(const bg_state *s, int p, int from, int d) {
-    int home = from != BG_BAR && dest(p, from, d) < 0 && all_home(s, p);
-    return step_legal(s, p, from, d, home, home ? furthest_home(s, p) : -1);
+/* step_legal, reading the home board only for a step that bears off. */
+static inline int step_ok(const bg_state *s, int p, int from, int d) {
+    const uint8_t *opp = s->board[1 - p];
+    if (from == BG_BAR) return s->bar[p] && opp[dest(p, BG_BAR, d)] <= 1;
+    if (s->bar[p] || !s->board[p][from]) return 0;
+    int to = p == 0 ? from + d : from - d;
+    return (unsigned)to < BG_POINTS ? opp[to] <= 1 : bear_off_ok(s, p, from, to);
 }
 
-/* Whether both steps of x are legal, each in its turn. */
-static int play_ok(const bg_state *s, int p, bg_play x) {
-    if (!step_ok(s, p, x.f1, x.d1)) return 0;
+/* Whether the step (f2, d2) is legal once the legal step (f1, d1) is played. That one moved a
+ * checker from f1 to t1 and at most emptied an opposing blot, which blocks nothing: only a
+ * second step bearing off (home and furthest checker may have changed) needs the new position. */
+static int second_step_ok(const bg_state *s, int p, int f1, int d1, int f2, int d2) {
+    const uint8_t *opp = s->board[1 - p];
+    int bar = s->bar[p] - (f1 == BG_BAR);
+    if (f2 == BG_BAR) return bar > 0 && opp[dest(p, BG_BAR, d2)] <= 1;
+    if (bar || s->board[p][f2] - (f2 == f1) + (f2 == dest(p, f1, d1)) <= 0) return 0;
+    int to = p == 0 ? f2 + d2 : f2 - d2;
+    if ((unsigned)to < BG_POINTS) return opp[to] <= 1;
     bg_state u = *s;
-    step_apply(&u, p, x.f1, x.d1);
-    return step_ok(&u, p, x.f2, x.d2);
+    step_apply(&u, p, f1, d1);
+    return bear_off_ok(&u, p, f2, to);
 }
 
-/* The opposing blots x hits, as a mask of points: with x's net checker move, what fixes its result. */
-static uint32_t hits(const bg_state *s, int p, bg_play x) {
-    int t1 = dest(p, x.f1, x.d1), t2 = dest(p, x.f2, x.d2);
+/* Whether the play (f1, d1) then (f2, d2) is legal, each step in its turn. */
+static inline int play_ok(const bg_state *s, int p, int f1, int d1, int f2, int d2) {
+    return step_ok(s, p, f1, d1) && second_step_ok(s, p, f1, d1, f2, d2);
+}
+
+/* The opposing blots the play hits, as a mask of points: with its net checker move, what fixes its result. */
+static inline uint32_t hits(const bg_state *s, int p, int f1, int d1, int f2, int d2) {
+    int t1 = dest(p, f1, d1), t2 = dest(p, f2, d2);
     return (t1 >= 0 && s->board[1 - p][t1] == 1 ? 1u << t1 : 0) | (t2 >= 0 && s->board[1 - p][t2] == 1 ? 1u << t2 : 0);
 }
 
-/* Whether the legal two-step play x is the one the list keeps for its result (the smallest id),
- * given the other legal plays with x's net checker move. Moving two checkers: x in the other
- * order (same landings, same result) and, if both steps bear off either way, the dice the other
- * way round. Moving one checker net (from -> to: x's steps chained, or the second filling the
- * point the first left): the ways via from + either die, in either order, whose result is x's
- * if they hit the same blots. */
-static int listed_for_its_result(const bg_state *s, int p, bg_play x) {
-    int t1 = dest(p, x.f1, x.d1), t2 = dest(p, x.f2, x.d2);
-    es_move id = play_id(s, x);
-    if (x.f2 != t1 && t2 != x.f1) {
-        bg_play swap = {x.f2, x.d2, x.f1, x.d1}, a = {x.f1, x.d2, x.f2, x.d1}, b = {x.f2, x.d1, x.f1, x.d2};
-        if (play_id(s, swap) < id && play_ok(s, p, swap)) return 0;
-        if (t1 >= 0 || t2 >= 0 || dest(p, x.f1, x.d2) >= 0 || dest(p, x.f2, x.d1) >= 0) return 1;
-        return !(play_id(s, a) < id && play_ok(s, p, a)) && !(play_id(s, b) < id && play_ok(s, p, b));
+/* The id of the play (f1, d1) then f2 with the other die, for the roll lo-hi. */
+static inline es_move play_id(int f1, int d1, int f2, int lo, int hi) { return PLAY(f1, f2, (lo == hi) | (d1 == hi)); }
+
+/* Whether the legal two-step play x = (f1, d1), (f2, d2) is the one the list keeps for its
+ * result (the smallest id), given the other legal plays with x's net checker move. Moving two
+ * checkers: x in the other order (same landings, same result) and, if both steps bear off either
+ * way, the dice the other way round. Moving one checker net (from -> to: x's steps chained, or
+ * the second filling the point the first left): the ways via from + either die, in either
+ * order, whose result is x's if they hit the same blots. */
+static int listed_for_its_result(const bg_state *s, int p, int f1, int d1, int f2, int d2) {
+    int lo = s->dice[0], hi = s->dice[1], t1 = dest(p, f1, d1), t2 = dest(p, f2, d2);
+    es_move id = play_id(f1, d1, f2, lo, hi);
+    if (f2 != t1 && t2 != f1) {
+        if (play_id(f2, d2, f1, lo, hi) < id && play_ok(s, p, f2, d2, f1, d1)) return 0;
+        if (t1 >= 0 || t2 >= 0 || dest(p, f1, d2) >= 0 || dest(p, f2, d1) >= 0) return 1;
+        return !(play_id(f1, d2, f2, lo, hi) < id && play_ok(s, p, f1, d2, f2, d1)) &&
+               !(play_id(f2, d1, f1, lo, hi) < id && play_ok(s, p, f2, d1, f1, d2));
     }
-    int from = x.f2 == t1 ? x.f1 : x.f2, to = x.f2 == t1 ? t2 : t1;
-    for (int i = s->dice[0] == s->dice[1]; i < 2; i++) {   /* a double: one way */
-        int e = s->dice[i], o = other_die(s, e), z = dest(p, from, e);
+    int from = f2 == t1 ? f1 : f2, to = f2 == t1 ? t2 : t1;
+    uint32_t hx = hits(s, p, f1, d1, f2, d2);
+    for (int i = lo == hi; i < 2; i++) {   /* a double: one way */
+        int e = i ? hi : lo, o = i ? lo : hi, z = dest(p, from, e);
         if (z < 0 || dest(p, z, o) != to) continue;
-        bg_play alt[2] = {{from, e, z, o}, {z, o, from, e}};
-        for (int k = 0; k < 2; k++)
-            if (play_id(s, alt[k]) < id && hits(s, p, alt[k]) == hits(s, p, x) && play_ok(s, p, alt[k])) return 0;
+        if (play_id(from, e, z, lo, hi) < id && hits(s, p, from, e, z, o) == hx && play_ok(s, p, from, e, z, o)) return 0;
+        if (play_id(z, o, from, lo, hi) < id && hits(s, p, z, o, from, e) == hx && play_ok(s, p, z, o, from, e)) return 0;
     }
     return 1;
 }
 
-/* Whether p can play both dice (a first step that leaves a second). */
-static int both_dice_playable(const bg_state *s, int p) {
-    int first[64], second[64], n = first_steps(s, p, first);
-    for (int a = 0; a < n; a++) {
-        int d2 = other_die(s, first[a] & 7);
-        bg_state u = *s;
-        step_apply(&u, p, first[a] >> 3, first[a] & 7);
-        if (single_steps(&u, p, &d2, 1, second)) return 1;
+/* Whether the two-step play (f1, d1), (f2, d2) is listed. The common plays, from points to
+ * points with nobody on the bar, have closed forms of listed_for_its_result's rules: written
+ * out here, they cost a few byte reads instead of its search of the other plays. */
+static int two_steps_listed(const bg_state *s, int p, int f1, int d1, int f2, int d2) {
+    int lo = s->dice[0], hi = s->dice[1], t1 = dest(p, f1, d1), t2 = dest(p, f2, d2);
+    const uint8_t *own = s->board[p], *opp = s->board[1 - p];
+    if (s->bar[p] || f1 == BG_BAR || f2 == BG_BAR || t1 < 0 || t2 < 0 || t2 == f1)
+        return play_ok(s, p, f1, d1, f2, d2) && listed_for_its_result(s, p, f1, d1, f2, d2);
+    if (f2 != t1)   /* two checkers: when legal, the other order is too; the smaller id is kept */
+        return own[f1] && own[f2] > (f1 == f2) && opp[t1] <= 1 && opp[t2] <= 1 && (lo == hi ? f1 >= f2 : d1 == lo);
+    /* One checker f1 -> t1 -> t2. The same result (same blots hit) by a smaller id: a checker
+     * already on t1 moving on while this one takes its place, with the higher die first (or,
+     * a double, when moving up the points); for two dice, also the route via the other
+     * midpoint z when neither midpoint holds an opposing checker: this checker with the higher
+     * die first, or, moving up, a checker already on z moving on. */
+    if (!own[f1] || opp[t1] > 1 || opp[t2] > 1) return 0;
+    int up = f1 < t1;
+    if (lo == hi) return !(own[t1] && up);
+    int z = dest(p, f1, d2), clear = !opp[t1] && !opp[z];
+    return !(d1 == hi && (own[t1] || clear)) && !(up && own[z] && clear);
+}
+
+/* The mover's side of the board as bit masks over places in the mover's own direction: place 0
+ * is the bar, place 1 + r the r-th point from the mover's entry side, so that a step of d goes
+ * from place x to x + d and bears off from place 25 on. "Is there a step with this die" is then
+ * a few bit operations instead of a scan of the points. */
+#define X_OFF 25                     /* the first place past the last point: borne off */
+#define X_POINTS 0x1FFFFFEu          /* places 1..24 */
+#define X_OUTSIDE 0x7FFFFu           /* the bar and the 18 points outside the home board */
+
+typedef struct bg_side {
+    uint32_t own;       /* places holding the mover's checkers (the bar included) */
+    uint32_t single;    /* ... exactly one of them */
+    uint32_t blocked;   /* points holding two or more opposing checkers */
+} bg_side;
+
+/* 8 board bytes as a little-endian word (byte_bits needs byte i at bits 8i..8i+7). */
+static inline uint64_t load_le64(const uint8_t *b) {
+    uint64_t x;
+    memcpy(&x, b, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap64(x);
+#endif
+    return x;
+}
+
+/* One bit per byte of x (bit i for byte i): whether the byte is at least `at_least` (1 or 2).
+ * Bytes are checker counts (at most 15), so adding 128 - at_least never carries into the next
+ * byte; the multiply gathers the 8 top bits into the top byte. */
+static inline uint32_t byte_bits(uint64_t x, int at_least) {
+    uint64_t t = ((x + 0x0101010101010101ULL * (uint64_t)(128 - at_least)) & 0x8080808080808080ULL) >> 7;
+    return (uint32_t)((t * 0x0102040810204080ULL) >> 56);
+}
+
+/* The points of a row with counts at least `at_least`, as places of player p (player 1's
+ * points mirrored: byte order reversed). */
+static inline uint32_t place_mask(const uint8_t *row, int p, int at_least) {
+    uint64_t w0 = load_le64(row), w1 = load_le64(row + 8), w2 = load_le64(row + 16);
+    if (p) {
+        uint64_t t = __builtin_bswap64(w0);
+        w0 = __builtin_bswap64(w2);
+        w1 = __builtin_bswap64(w1);
+        w2 = t;
+    }
+    return (byte_bits(w0, at_least) | byte_bits(w1, at_least) << 8 | byte_bits(w2, at_least) << 16) << 1;
+}
+
+static bg_side side_of(const bg_state *s, int p) {
+    uint32_t own = place_mask(s->board[p], p, 1) | (s->bar[p] > 0), two = place_mask(s->board[p], p, 2) | (s->bar[p] > 1);
+    return (bg_side){own, own & ~two, place_mask(s->board[1 - p], p, 2)};
+}
+
+/* The mover's checkers after the legal step from place x by d (`single` is not kept: it is
+ * only needed for a first step). */
+static inline bg_side side_after(const bg_side *v, int x, int d) {
+    return (bg_side){(v->own & ~(v->single & 1u << x)) | (1u << (x + d) & X_POINTS), 0, v->blocked};
+}
+
+/* The places with a legal step of d (step_legal), as a mask: the bar's entry if a checker is
+ * there; else the checkers with an open point to land on, and, all home, the bear-offs by the
+ * exact count or from the furthest-back point. */
+static inline uint32_t side_movers(const bg_side *v, int d) {
+    if (v->own & 1) return !(v->blocked >> d & 1);
+    uint32_t m = v->own & ~(v->blocked >> d) & ((1u << (X_OFF - d)) - 1);
+    if (v->own && !(v->own & X_OUTSIDE)) {
+        int furthest = __builtin_ctz(v->own);
+        m |= v->own & (1u << (X_OFF - d) | (furthest + d > X_OFF ? 1u << furthest : 0));
+    }
+    return m;
+}
+
+/* Whether both dice can be played (a first step that leaves a second). */
+static int side_both_dice(const bg_side *v, int lo, int hi) {
+    for (int i = 0; i < 1 + (lo != hi); i++) {
+        int d1 = i ? lo : hi, d2 = i ? hi : lo;
+        for (uint32_t first = side_movers(v, d1); first; first &= first - 1) {
+            bg_side u = side_after(v, __builtin_ctz(first), d1);
+            if (side_movers(&u, d2)) return 1;
+        }
     }
     return 0;
 }
 
-/* is_legal hook (issue 19): a checked apply without the list, which dedups up to hundreds of
- * plays by their result. A roll is decoded; a play's steps are checked with step_legal, then the
- * list's rules: both dice when possible, else the higher die when possible; the pass only
- * without any step; the smallest id of its result (listed_for_its_result). */
+/* Whether the play id m is in the list at a move node: its steps are legal, then the list's
+ * rules: both dice when possible, else the higher die when possible; the pass only without any
+ * step; the smallest id of its result (listed_for_its_result). Kept out of bg_is_legal so that
+ * a chance node's test does not pay for this one's stack frame. */
+static __attribute__((noinline)) int play_is_listed(const bg_state *s, es_move m) {
+    if ((m & ~0x1FFF) || M_TYPE(m) != BG_M_PLAY) return 0;
+    int p = s->player, f1 = M_FROM1(m), f2 = M_FROM2(m), h = M_HI(m), lo = s->dice[0], hi = s->dice[1];
+    if (f1 == BG_NONE) {   /* the pass */
+        bg_side v = side_of(s, p);
+        return f2 == BG_NONE && !h && !side_movers(&v, hi) && !side_movers(&v, lo);
+    }
+    if (f1 > BG_BAR || f2 > BG_NONE || (lo == hi && !h)) return 0;
+    int d1 = h ? hi : lo, d2 = h ? lo : hi;
+    if (f2 != BG_NONE) return two_steps_listed(s, p, f1, d1, f2, d2);
+    if (!step_ok(s, p, f1, d1)) return 0;
+    bg_side v = side_of(s, p);
+    if (side_both_dice(&v, lo, hi)) return 0;
+    return h || !side_movers(&v, hi);   /* the lower die alone only if the higher cannot move */
+}
+
+/* The dice pairs (bit lo | hi << 3) of a roll (lo <= hi) and of the opening roll (lo < hi). */
+#define DICE_ROW(hi, top) ((uint64_t)((1u << (top)) - 1) << (8 * (hi) + 1))   /* lo = 1..top */
+#define ROLLS (DICE_ROW(1, 1) | DICE_ROW(2, 2) | DICE_ROW(3, 3) | DICE_ROW(4, 4) | DICE_ROW(5, 5) | DICE_ROW(6, 6))
+#define FIRST_ROLLS (DICE_ROW(2, 1) | DICE_ROW(3, 2) | DICE_ROW(4, 3) | DICE_ROW(5, 4) | DICE_ROW(6, 5))
+
+/* is_legal hook: a roll is a table test on its decoded dice; a play, play_is_listed. */
 static int bg_is_legal(const es_game *g, const void *vs, es_move m) {
     (void)g;
     const bg_state *s = (const bg_state *)vs;
-    int lo = M_LOW(m), hi = M_HIGH(m);
-    if (s->phase == BG_PH_START) return !(m & ~0x1FF) & (M_TYPE(m) == BG_M_FIRST) & (1 <= lo) & (lo < hi) & (hi <= 6);
-    if (s->phase == BG_PH_ROLL) return !(m & ~0xFF) & (M_TYPE(m) == BG_M_ROLL) & (1 <= lo) & (lo <= hi) & (hi <= 6);
-    if (s->phase != BG_PH_MOVE || (m & ~0x1FFF) || M_TYPE(m) != BG_M_PLAY) return 0;
-    int p = s->player, f1 = M_FROM1(m), f2 = M_FROM2(m), h = M_HI(m), first[64];
-    lo = s->dice[0];
-    hi = s->dice[1];
-    if (f1 == BG_NONE) return f2 == BG_NONE && !h && first_steps(s, p, first) == 0;   /* the pass */
-    if (f1 > BG_BAR || f2 > BG_NONE || (lo == hi && !h)) return 0;
-    bg_play x = {f1, h ? hi : lo, f2, h ? lo : hi};
-    if (f2 != BG_NONE) return play_ok(s, p, x) && listed_for_its_result(s, p, x);
-    if (!step_ok(s, p, f1, x.d1) || both_dice_playable(s, p)) return 0;
-    return h || single_steps(s, p, &hi, 1, first) == 0;   /* the lower die alone only if the higher cannot move */
+    switch (s->phase) {
+    case BG_PH_ROLL: return !(m & ~0xFF) & (M_TYPE(m) == BG_M_ROLL) & (int)(ROLLS >> (m >> 2 & 63) & 1);
+    case BG_PH_MOVE: return play_is_listed(s, m);
+    case BG_PH_START: return !(m & ~0x1FF) & (M_TYPE(m) == BG_M_FIRST) & (int)(FIRST_ROLLS >> (m >> 2 & 63) & 1);
+    }
+    return 0;
 }
 
 /* ---------------------------------------------------------------- chance */
