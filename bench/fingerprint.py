@@ -3,10 +3,10 @@
     python bench/fingerprint.py            # one line of JSON: a digest per game and part
 
 Per game, at its smallest and largest player count: seeded native random games (decisions,
-chance nodes, final scores), MCTS results (moves, visit counts, values) and expectimax results
-(moves, values, best move, node count) from positions along a seeded game. Run it with the
-build before and the build after a change (e.g. two virtual environments) and compare: the
-lines must be equal. The digests cover exact values, so any change of the games played, of a
+chance nodes, final scores), MCTS results (moves, visit counts, values), expectimax results
+(moves, values, best move, node count) and the evaluation (every bit) from positions along
+seeded games. Run it with the build before and the build after a change (e.g. two virtual
+environments) and compare: the lines must be equal. The digests cover exact values, so any change of the games played, of a
 tree or of a search's values shows.
 """
 
@@ -42,6 +42,8 @@ def fingerprint(name: str, players: int, positions: int = 6) -> dict[str, str]:
     scores, dec, ch = g.random_playout_stats(300, 11)
     random_part = [dec, ch, scores.round(9).tolist()]
     mcts_part, exp_part = [], []
+    # the evaluation, exactly (every bit of the doubles), at decision states of seeded games
+    eval_part = [s.evaluate() for seed in (7, 8, 9) for s in _positions(g, seed, 40)]
     for k, s in enumerate(_positions(g, 5, positions)):
         p = s.current_player
         moves, visits, values, _ = s.mcts(p, iterations=400, seed=k)
@@ -51,7 +53,8 @@ def fingerprint(name: str, players: int, positions: int = 6) -> dict[str, str]:
         moves, values, info = s.expectimax(depth=3, iterative=True, max_nodes=20_000, table_bytes=1 << 20)
         exp_part.append(info["depth"])
         exp_part.append([list(moves), [round(v, 9) for v in values], info["best"], info["nodes"]])
-    return {"random": _digest(random_part), "mcts": _digest(mcts_part), "expectimax": _digest(exp_part)}
+    return {"random": _digest(random_part), "mcts": _digest(mcts_part), "expectimax": _digest(exp_part),
+            "evaluate": _digest([[v.hex() for v in values] for values in eval_part])}
 
 
 def main() -> None:

@@ -1028,16 +1028,10 @@ static double rounds_after_this(const es_game *g, const br_state *s) {
 /* What a disaster of colour k would cost p now, in VP (the money and worker rates below). */
 static double disaster_cost(const es_game *g, const br_state *s, int p, int k) {
     const bruges_data *d = D(g);
-    int workers = 0, houses = 0, persons = 0, best = 0;
+    int workers = 0, best = 0;
     for (int c = 0; c < BR_NCOL; c++) workers += s->workers[p][c];
-    for (int c = 0; c < BR_CARDS; c++) {
-        if (s->owner[c] != p) continue;
-        houses += s->zone[c] == BR_Z_HOUSE;
-        if (s->zone[c] == BR_Z_PERSON) {
-            persons++;
-            if (d->card[c].vp > best) best = d->card[c].vp;
-        }
-    }
+    int houses = set_count(held(s, BR_Z_HOUSE, p)), persons = set_count(held(s, BR_Z_PERSON, p));
+    SET_FOREACH(c, held(s, BR_Z_PERSON, p)) if (d->card[c].vp > best) best = d->card[c].vp;
     switch (d->disaster[k]) {
     case BR_D_FLOOD: return 0.3 * workers;
     case BR_D_RIOT: return 0.3 * s->money[p];
@@ -1064,10 +1058,8 @@ static void br_evaluate(const es_game *g, const void *sv, double *out) {
     double future = left + (this_round ? 0.5 : 0);
     int val[3][BR_MAXP];
     for (int p = 0; p < n; p++) {
-        int persons = 0;
-        for (int c = 0; c < BR_CARDS; c++) persons += s->zone[c] == BR_Z_PERSON && s->owner[c] == p;
         val[0][p] = s->rep[p];
-        val[1][p] = persons;
+        val[1][p] = set_count(held(s, BR_Z_PERSON, p));
         val[2][p] = s->canal[p][0] + s->canal[p][1];
     }
     for (int p = 0; p < n; p++) {
@@ -1078,13 +1070,16 @@ static void br_evaluate(const es_game *g, const void *sv, double *out) {
             if (s->threats[p][k] && future > 0)
                 v -= (s->threats[p][k] >= 2 ? 1.0 / 3 : 1.0 / 27) * disaster_cost(g, s, p, k);
         }
-        int houses = 0, occupied = 0;
-        for (int c = 0; c < BR_CARDS; c++) {
-            if (s->owner[c] != p) continue;
-            if (s->zone[c] == BR_Z_HAND && future > 0) v += 0.8;
-            if (s->zone[c] == BR_Z_HOUSE) houses++;
-            if (s->zone[c] != BR_Z_PERSON) continue;
-            occupied++;
+        /* hand cards and persons from the kept sets, in card order as the terms always were
+         * added (the same sums to the last bit) */
+        const uint64_t *hand = held(s, BR_Z_HAND, p), *person = held(s, BR_Z_PERSON, p);
+        uint64_t counted[BR_WORDS];
+        for (int w = 0; w < BR_WORDS; w++) counted[w] = (future > 0 ? hand[w] : 0) | person[w];
+        SET_FOREACH(c, counted) {
+            if (hand[c >> 6] >> (c & 63) & 1) {
+                v += 0.8;
+                continue;
+            }
             const br_card *q = &d->card[c];
             switch (q->effect) {   /* what the person still brings */
             case BR_FX_MONEY_PER_ROUND: v += 0.3 * q->amount * future; break;
@@ -1093,7 +1088,7 @@ static void br_evaluate(const es_game *g, const void *sv, double *out) {
             case BR_FX_HAND_TARGET: v += 0.4 * left; break;
             }
         }
-        if (future > 0) v += 0.5 * (houses - occupied);
+        if (future > 0) v += 0.5 * (set_count(held(s, BR_Z_HOUSE, p)) - val[1][p]);
         for (int m = 0; m < 3; m++) {   /* an unflipped marker: a sole lead flips it in phase 4 */
             if (s->markers[p] >> m & 1) continue;
             int above = 1, tied = 0;
