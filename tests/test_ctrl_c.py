@@ -66,3 +66,22 @@ def test_ctrl_c_before_any_result_is_one_line_and_exit_130(monkeypatch, capsys):
     monkeypatch.setattr(match, "run_match", interrupted)
     assert main(["match", "oh_my_goods", "--agents", "random,random", "--games", "1"]) == 130
     assert capsys.readouterr().err.endswith("eurosearch match: interrupted\n")
+
+
+def test_a_worker_whose_parent_stopped_listening_exits_quietly(capfd):
+    """On Ctrl-C the parent stops reading; a worker that finishes its task just then finds its
+    pipe closed. It must leave without a traceback (the arena's stderr stays one line)."""
+    import multiprocessing
+
+    from eurosearch import workers
+
+    ctx = multiprocessing.get_context("spawn")
+    mine, theirs = ctx.Pipe()
+    proc = ctx.Process(target=workers._serve, args=(theirs, time.sleep, os.getpid()), daemon=True)
+    proc.start()
+    theirs.close()
+    mine.send(0.5)              # the task: sleep half a second, then reply ...
+    mine.close()                # ... to a parent that no longer listens
+    proc.join(30)
+    assert proc.exitcode == 0
+    assert "Traceback" not in capfd.readouterr().err

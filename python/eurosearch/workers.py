@@ -57,7 +57,7 @@ def _serve(conn: Connection, fn: Callable[[Any], Any], parent: int) -> None:
     while True:
         try:
             task = conn.recv()
-        except EOFError:          # the parent closed its end
+        except (EOFError, OSError):   # the parent closed its end
             return
         if task is None:
             return
@@ -65,7 +65,10 @@ def _serve(conn: Connection, fn: Callable[[Any], Any], parent: int) -> None:
             reply = (True, fn(task))
         except Exception as exc:   # reported by the parent as a WorkerError
             reply = (False, f"{type(exc).__name__}: {exc}")
-        conn.send(reply)
+        try:
+            conn.send(reply)
+        except OSError:           # the parent stopped listening (Ctrl-C): go quietly
+            return
 
 
 class WorkerPool:
@@ -145,12 +148,13 @@ class WorkerPool:
                 feed(w)
 
     def close(self) -> None:
-        """Stop every worker now (a running task is abandoned) and wait for them to go."""
-        for conn in self._conns:
-            conn.close()
+        """Stop every worker now (a running task is abandoned) and wait for them to go.
+        Killed before their pipes close, so that none finds its pipe broken while alive."""
         for proc in self._procs:
             if proc.is_alive():
                 proc.kill()
         for proc in self._procs:
             proc.join()
+        for conn in self._conns:
+            conn.close()
         self._procs, self._conns = [], []
