@@ -6,8 +6,8 @@ Per game, at its smallest and largest player count: seeded native random games (
 chance nodes, final scores), MCTS results (moves, visit counts, values), expectimax results
 (moves, values, best move, node count) and the evaluation (every bit) from positions along
 seeded games. Run it with the build before and the build after a change (e.g. two virtual
-environments) and compare: the lines must be equal. The digests cover exact values, so any change of the games played, of a
-tree or of a search's values shows.
+environments) and compare: the lines must be equal. The digests cover exact values, so any
+change of the games played, of a tree or of a search's values shows.
 """
 
 from __future__ import annotations

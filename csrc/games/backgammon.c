@@ -289,13 +289,10 @@ static inline int bear_off_ok(const bg_state *s, int p, int from, int to) {
     return all_home(s, p) && (to == (p == 0 ? BG_POINTS : -1) || from == furthest_home(s, p));
 }
 
-/* step_legal, reading the home board only for a step that bears off. */
+/* step_legal, working out the bearing-off facts only for a step that bears off. */
 static inline int step_ok(const bg_state *s, int p, int from, int d) {
-    const uint8_t *opp = s->board[1 - p];
-    if (from == BG_BAR) return s->bar[p] && opp[dest(p, BG_BAR, d)] <= 1;
-    if (s->bar[p] || !s->board[p][from]) return 0;
-    int to = p == 0 ? from + d : from - d;
-    return (unsigned)to < BG_POINTS ? opp[to] <= 1 : bear_off_ok(s, p, from, to);
+    int home = from != BG_BAR && dest(p, from, d) < 0 && all_home(s, p);
+    return step_legal(s, p, from, d, home, home ? furthest_home(s, p) : -1);
 }
 
 /* Whether the step (f2, d2) is legal once the legal step (f1, d1) is played. That one moved a
