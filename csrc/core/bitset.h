@@ -3,6 +3,13 @@
 #define ES_CORE_BITSET_H
 #include <stdint.h>
 
+/* for each member c of a set of `words` 64-bit words, in increasing order; a word is read when
+ * its turn comes, so the body may change members already visited. */
+#define ES_BITS_FOREACH(c, set, words) \
+    for (int w_ = 0; w_ < (words); w_++) \
+        for (uint64_t x_ = (set)[w_]; x_; x_ &= x_ - 1) \
+            for (int c = (w_ << 6) + __builtin_ctzll(x_), once_ = 1; once_; once_ = 0)
+
 static inline void es_bits128_set(uint64_t *b, int c) { b[c >> 6] |= 1ull << (c & 63); }
 static inline void es_bits128_clear(uint64_t *b, int c) { b[c >> 6] &= ~(1ull << (c & 63)); }
 static inline int es_bits128_test(const uint64_t *b, int c) { return (int)((b[c >> 6] >> (c & 63)) & 1); }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/bitset.h"
 #include "../core/legal.h"
 #include "../core/obslayout.h"
 #include "../core/rng.h"
@@ -101,10 +102,7 @@ static inline int set_nth(const uint64_t *a, int i) {
     }
     return -1;
 }
-#define SET_FOREACH(c, set) \
-    for (int w_ = 0; w_ < BR_WORDS; w_++) \
-        for (uint64_t x_ = (set)[w_]; x_; x_ &= x_ - 1) \
-            for (int c = (w_ << 6) + __builtin_ctzll(x_), once_ = 1; once_; once_ = 0)
+#define SET_FOREACH(c, set) ES_BITS_FOREACH(c, set, BR_WORDS)
 
 /* The kept set of the cards at (zone z, owner o), or NULL for the discard pile (no set kept). */
 static inline uint64_t *card_set(br_state *s, int z, int o) {

@@ -395,8 +395,7 @@ static void begin_round(const es_game *g, omg_state *s) {
 }
 
 static void cleanup(const es_game *g, omg_state *s) {
-    for (int w = 0; w < 2; w++)
-        for (uint64_t x = s->market[w]; x; x &= x - 1) put(s, 64 * w + __builtin_ctzll(x), OMG_L_DISCARD, all_seen(g));
+    ES_BITS_FOREACH(c, s->market, 2) put(s, c, OMG_L_DISCARD, all_seen(g));
     memset(s->produced, 0, sizeof s->produced);
     memset(s->tried, 0, sizeof s->tried);
     memset(s->worker_slot, -1, sizeof s->worker_slot);
@@ -451,12 +450,11 @@ OUT_OF_LINE void refill_deck(const es_game *g, omg_state *s) {
 OUT_OF_LINE void collect_halves(const es_game *g, omg_state *s) {
     int collected = 0;
     for (int p = 0; p < g->players; p++)
-        for (int w = 0; w < 2; w++)
-            for (uint64_t x = s->pending[p][w]; x; x &= x - 1) {
-                put(s, 64 * w + __builtin_ctzll(x), OMG_L_DECK, BIT(p));
-                s->deck_known |= (uint8_t)BIT(p);
-                collected++;
-            }
+        ES_BITS_FOREACH(c, s->pending[p], 2) {
+            put(s, c, OMG_L_DECK, BIT(p));
+            s->deck_known |= (uint8_t)BIT(p);
+            collected++;
+        }
     memset(s->pending, 0, sizeof s->pending);
     s->sub = OMG_SUB_DRAW;
     if (!collected) {
@@ -471,11 +469,7 @@ OUT_OF_LINE void take_all(const es_game *g, omg_state *s, int k) {
     int dest = s->take_dest_slot == NONE8 ? OMG_L_DISCARD : OMG_L_GOOD + p * OMG_SLOTS + s->take_dest_slot;
     uint64_t goods[2];
     cards_at(s, OMG_L_GOOD + p * OMG_SLOTS + k, goods);
-    for (int w = 0; w < 2; w++)
-        for (uint64_t x = goods[w]; x; x &= x - 1) {
-            int c = 64 * w + __builtin_ctzll(x);
-            put(s, c, dest, dest == OMG_L_DISCARD ? all_seen(g) : s->seen[c]);
-        }
+    ES_BITS_FOREACH(c, goods, 2) put(s, c, dest, dest == OMG_L_DISCARD ? all_seen(g) : s->seen[c]);
     s->take_left[k] = 0;
 }
 
@@ -483,9 +477,7 @@ OUT_OF_LINE void take_all(const es_game *g, omg_state *s, int k) {
 OUT_OF_LINE void reveal_redraws(const es_game *g, omg_state *s) {
     for (int p = 0; p < g->players; p++) {
         s->redraw_n[p] = (uint8_t)es_bits128_count(s->pending[p]);
-        for (int w = 0; w < 2; w++)
-            for (uint64_t x = s->pending[p][w]; x; x &= x - 1)
-                put(s, 64 * w + __builtin_ctzll(x), OMG_L_DISCARD, all_seen(g));
+        ES_BITS_FOREACH(c, s->pending[p], 2) put(s, c, OMG_L_DISCARD, all_seen(g));
     }
     memset(s->pending, 0, sizeof s->pending);
     s->stage = OMG_ST_P1_DRAW;
