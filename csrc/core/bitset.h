@@ -2,6 +2,7 @@
 #ifndef ES_CORE_BITSET_H
 #define ES_CORE_BITSET_H
 #include <stdint.h>
+#include <string.h>
 
 /* for each member c of a set of `words` 64-bit words, in increasing order; a word is read when
  * its turn comes, so the body may change members already visited. */
@@ -25,6 +26,24 @@ static inline int es_bits128_highest(const uint64_t *b) {
     if (b[1]) return 127 - __builtin_clzll(b[1]);
     if (b[0]) return 63 - __builtin_clzll(b[0]);
     return -1;
+}
+/* The set of i < n (n <= 32) with bytes[i] < limit, for bytes and limit below 128: eight
+ * bytes per subtraction (a byte's high bit survives (limit - 1 + 128) - byte iff byte < limit),
+ * without a branch per byte. */
+static inline uint32_t es_bytes_below(const uint8_t *bytes, int n, unsigned limit) {
+    if (limit == 0) return 0;
+    const uint64_t high = 0x8080808080808080ull;
+    uint64_t top = 0x0101010101010101ull * (limit - 1) | high;
+    uint8_t padded[32] = {0};
+    memcpy(padded, bytes, (size_t)n);
+    uint32_t set = 0;
+    for (int i = 0; i < n; i += 8) {
+        uint64_t w = 0;   /* byte j at bits 8j, whatever the machine's byte order */
+        for (int j = 0; j < 8; j++) w |= (uint64_t)padded[i + j] << (8 * j);
+        uint64_t below = (top - w) & high;
+        set |= (uint32_t)(((below >> 7) * 0x0102040810204080ull) >> 56) << i;   /* gather the high bits */
+    }
+    return n < 32 ? set & ((1u << n) - 1) : set;
 }
 /* es_select_in_byte[k][b]: the position of the k-th set bit of byte b (bitset.c fills it
  * when the library loads). */

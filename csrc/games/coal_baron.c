@@ -360,27 +360,34 @@ static void after_acquire(const es_game *g, cb_state *s) {
 
 /* ---------------------------------------------------------------- legality */
 
-static int space_legal(const es_game *g, const cb_state *s, int p, int sp) {
+/* The spaces p may place a worker on (bit sp), the Bank aside (always open): every space's
+ * test at once, by the board's fixed layout (CB_S_*, checked at setup), so that a placement
+ * node, the commonest decision, costs no branch per space. */
+static uint32_t place_mask(const es_game *g, const cb_state *s, int p) {
     const cb_data *d = DATA(g);
-    if (!is_open(d, sp) || s->supply[p] < s->count[sp] + 1) return 0;
-    switch (d->kind[sp]) {
-    case CB_K_FACTORY: {
-        int t = s->factory[sp];
-        return t != NONE8 && s->money[p] >= d->t_cost[t];   /* CB-A22 */
+    uint32_t room = es_bytes_below(s->count, CB_NSPACES, s->supply[p]), ok = 0;
+    for (int i = 0; i < 8; i++) {   /* factory: a tile p can pay for (CB-A22) */
+        int t = s->factory[i];
+        ok |= (uint32_t)(t != NONE8 && s->money[p] >= d->t_cost[t]) << i;
     }
-    case CB_K_FACTORY_DRAW:
-        return es_kdeck_len(&s->tiles) > 0;   /* CB-A7 */
-    case CB_K_ORDER_DRAW:
-        return es_kdeck_len(&s->orders) > 0;
-    case CB_K_ORDER:
-        return s->display[sp - CB_S_O1] != NONE8;
-    case CB_K_DELIVERY:
+    ok |= (uint32_t)(es_kdeck_len(&s->tiles) > 0) << CB_S_FD;   /* CB-A7 */
+    ok |= (uint32_t)(es_kdeck_len(&s->orders) > 0) << CB_S_OD;
+    ok |= 0xFu << CB_S_M | 0xFu << CB_S_MONEY;                    /* mining (CB-A12), money */
+    for (int i = 0; i < 4; i++) ok |= (uint32_t)(s->display[i] != NONE8) << (CB_S_O1 + i);
+    for (int sp = CB_S_D; sp < CB_S_D + CB_NVEH; sp++)             /* delivery: a complete order */
         for (uint64_t x = s->outstanding[p] & d->vehicle_cards[d->value[sp]]; x; x &= x - 1)
-            if (complete(d, s, lowest(x))) return 1;
-        return 0;
-    default:   /* mining (CB-A12), money */
-        return 1;
-    }
+            if (complete(d, s, lowest(x))) {
+                ok |= 1u << sp;
+                break;
+            }
+    return ok & room & d->open;
+}
+
+/* Whether p may place on any space: a mining or money space, always allowed where there is
+ * room, answers it for almost every node without the other tests. */
+static int place_any(const es_game *g, const cb_state *s, int p) {
+    uint32_t always = (0xFu << CB_S_M | 0xFu << CB_S_MONEY) & DATA(g)->open;
+    return (es_bytes_below(s->count, CB_NSPACES, s->supply[p]) & always) || place_mask(g, s, p);
 }
 
 /* A draw-5 item p may keep: any order card, a tile only if p can pay for it. */
@@ -472,8 +479,7 @@ static int cb_legal_moves(const es_game *g, const void *vs, es_move *out) {
         return n;
     case CB_PH_PLACE:
         out[n++] = MV_PLACE(CB_BANK);
-        for (int sp = 0; sp < CB_NSPACES; sp++)
-            if (space_legal(g, s, p, sp)) out[n++] = MV_PLACE(sp);
+        for (uint32_t x = place_mask(g, s, p); x; x &= x - 1) out[n++] = MV_PLACE(lowest(x));
         return n;
     case CB_PH_MINE:
         return gen_mining(g, s, p, out);
@@ -510,6 +516,21 @@ static int cb_legal_moves(const es_game *g, const void *vs, es_move *out) {
     default:
         return 0;
     }
+}
+
+/* random_move hook: at a placement node, the move cb_legal_moves would list at the drawn
+ * index (the Bank first, then the spaces in order), from the mask alone; elsewhere the lists
+ * are a few moves long and the caller lists them. */
+static es_move cb_random_move(const es_game *g, const void *vs, es_rng *rng, int *count) {
+    const cb_state *s = (const cb_state *)vs;
+    if (s->phase != CB_PH_PLACE) {
+        *count = -1;
+        return 0;
+    }
+    uint32_t mask = place_mask(g, s, s->actor);
+    *count = 1 + popcount64(mask);
+    uint32_t k = es_rng_u32_below(rng, (uint32_t)*count);
+    return MV_PLACE(k == 0 ? CB_BANK : es_bits64_select(mask, (int)k - 1));
 }
 
 /* ---------------------------------------------------------------- chance */
@@ -615,7 +636,7 @@ static int cb_is_legal(const es_game *g, const void *vs, es_move m) {
     case CB_PH_DRAFT:
         return type == CB_M_DRAFT && arg < 64 && ((s->pool >> arg) & 1);
     case CB_PH_PLACE:
-        return type == CB_M_PLACE && (arg == CB_BANK || (arg < CB_NSPACES && space_legal(g, s, p, (int)arg)));
+        return type == CB_M_PLACE && (arg == CB_BANK || (arg < CB_NSPACES && ((place_mask(g, s, p) >> arg) & 1)));
     case CB_PH_MINE:
         return mining_legal(g, s, p, u);
     case CB_PH_SHORTAGE:
@@ -851,10 +872,8 @@ static void settle(const es_game *g, cb_state *s) {
     for (;;) {
         switch (s->phase) {
         case CB_PH_PLACE: {
-            int p = s->actor, any = 0;
-            for (int sp = 0; sp < CB_NSPACES && !any; sp++) any = space_legal(g, s, p, sp);
-            if (any) return;
-            apply_place(g, s, p, CB_BANK);
+            if (place_any(g, s, s->actor)) return;
+            apply_place(g, s, s->actor, CB_BANK);
             break;
         }
         case CB_PH_KEEP:
@@ -1826,6 +1845,7 @@ const es_game_def es_coal_baron_def = {
     .init = cb_init,
     .current_player = cb_current_player,
     .legal_moves = cb_legal_moves,
+    .random_move = cb_random_move,
     .chance_outcomes = cb_chance_outcomes,
     .sample_chance = cb_sample_chance,
     .apply = cb_apply,
