@@ -87,9 +87,16 @@ int es_mcts_watched(const es_game *g, const void *root, int player, const es_mct
                     next = add_node(&t, node, key);
                     expanded = 1;
                 }
+            } else if (!cfg->information_sets && !widen && t.nodes[node].moves &&
+                       t.nodes[node].kids >= t.nodes[node].moves) {
+                /* open mode, every move tried: the node's state is the same on every visit,
+                 * so UCT needs no list (the branch below would come to the same child) */
+                next = uct_child(&t, node, cp, c, 0, 0);
+                m = t.nodes[next].key;
             } else {
                 int n = d->legal_moves(g, s, legal);
                 if (n <= 0) break;
+                if (!cfg->information_sets) t.nodes[node].moves = (uint32_t)n;
                 uint32_t room = widen ? widen_limit(cfg->widening, t.nodes[node].visits) : UINT32_MAX;
                 if (!cfg->information_sets) {
                     int kids = (int)t.nodes[node].kids, n_new = 0;

@@ -18,7 +18,11 @@ typedef struct mnode {
     es_move key;              /* the move into this node, as the searcher sees it */
     int32_t parent;           /* -1 at the root */
     int32_t child, sibling;   /* first child, next sibling (-1: none) */
-    uint32_t visits, avail;
+    uint32_t visits;
+    union {
+        uint32_t avail;       /* information sets: iterations in which this child was available */
+        uint32_t moves;       /* open mode: legal moves at this node, 0 until listed */
+    };
     uint32_t stamp;           /* iteration in which this child was last available */
     uint32_t kids;            /* number of children */
     float value[ES_SEARCH_MAX_PLAYERS];   /* sum of each player's returns */
