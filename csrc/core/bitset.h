@@ -27,24 +27,34 @@ static inline int es_bits128_highest(const uint64_t *b) {
     if (b[0]) return 63 - __builtin_clzll(b[0]);
     return -1;
 }
-/* The set of i < n (n <= 32) with bytes[i] < limit, for bytes and limit below 128: eight
- * bytes per subtraction (a byte's high bit survives (limit - 1 + 128) - byte iff byte < limit),
- * without a branch per byte. */
+/* 8 bytes as a little-endian word: byte i at bits 8i..8i+7, whatever the machine's order. */
+static inline uint64_t es_load_le64(const uint8_t *b) {
+    uint64_t x;
+    memcpy(&x, b, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap64(x);
+#endif
+    return x;
+}
+
+/* One bit per byte of x (bit i for byte i): whether the byte is at least `at_least`, for bytes
+ * below 128 and at_least <= 128. Adding 128 - at_least never carries into the next byte and
+ * sets a byte's top bit exactly when the byte is at least at_least; the multiply gathers the
+ * 8 top bits into the top byte. No branch per byte. */
+static inline uint32_t es_bytes_at_least(uint64_t x, unsigned at_least) {
+    uint64_t t = ((x + 0x0101010101010101ull * (uint64_t)(128 - at_least)) & 0x8080808080808080ull) >> 7;
+    return (uint32_t)((t * 0x0102040810204080ull) >> 56);
+}
+
+/* The set of i < n (n <= 32) with bytes[i] < limit (bytes below 128, limit <= 128). */
 static inline uint32_t es_bytes_below(const uint8_t *bytes, int n, unsigned limit) {
-    if (limit == 0) return 0;
-    const uint64_t high = 0x8080808080808080ull;
-    uint64_t top = 0x0101010101010101ull * (limit - 1) | high;
     uint8_t padded[32] = {0};
     memcpy(padded, bytes, (size_t)n);
     uint32_t set = 0;
-    for (int i = 0; i < n; i += 8) {
-        uint64_t w = 0;   /* byte j at bits 8j, whatever the machine's byte order */
-        for (int j = 0; j < 8; j++) w |= (uint64_t)padded[i + j] << (8 * j);
-        uint64_t below = (top - w) & high;
-        set |= (uint32_t)(((below >> 7) * 0x0102040810204080ull) >> 56) << i;   /* gather the high bits */
-    }
+    for (int i = 0; i < n; i += 8) set |= (~es_bytes_at_least(es_load_le64(padded + i), limit) & 0xFFu) << i;
     return n < 32 ? set & ((1u << n) - 1) : set;
 }
+
 /* es_select_in_byte[k][b]: the position of the k-th set bit of byte b (bitset.c fills it
  * when the library loads). */
 extern uint8_t es_select_in_byte[8][256];

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "backgammon.h"
+#include "../core/bitset.h"
 #include "../core/obslayout.h"
 #include "../core/rng.h"
 #include "../core/table.h"
@@ -386,35 +387,17 @@ typedef struct bg_side {
     uint32_t blocked;   /* points holding two or more opposing checkers */
 } bg_side;
 
-/* 8 board bytes as a little-endian word (byte_bits needs byte i at bits 8i..8i+7). */
-static inline uint64_t load_le64(const uint8_t *b) {
-    uint64_t x;
-    memcpy(&x, b, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    x = __builtin_bswap64(x);
-#endif
-    return x;
-}
-
-/* One bit per byte of x (bit i for byte i): whether the byte is at least `at_least` (1 or 2).
- * Bytes are checker counts (at most 15), so adding 128 - at_least never carries into the next
- * byte; the multiply gathers the 8 top bits into the top byte. */
-static inline uint32_t byte_bits(uint64_t x, int at_least) {
-    uint64_t t = ((x + 0x0101010101010101ULL * (uint64_t)(128 - at_least)) & 0x8080808080808080ULL) >> 7;
-    return (uint32_t)((t * 0x0102040810204080ULL) >> 56);
-}
-
 /* The points of a row with counts at least `at_least`, as places of player p (player 1's
  * points mirrored: byte order reversed). */
 static inline uint32_t place_mask(const uint8_t *row, int p, int at_least) {
-    uint64_t w0 = load_le64(row), w1 = load_le64(row + 8), w2 = load_le64(row + 16);
+    uint64_t w0 = es_load_le64(row), w1 = es_load_le64(row + 8), w2 = es_load_le64(row + 16);
     if (p) {
         uint64_t t = __builtin_bswap64(w0);
         w0 = __builtin_bswap64(w2);
         w1 = __builtin_bswap64(w1);
         w2 = t;
     }
-    return (byte_bits(w0, at_least) | byte_bits(w1, at_least) << 8 | byte_bits(w2, at_least) << 16) << 1;
+    return (es_bytes_at_least(w0, at_least) | es_bytes_at_least(w1, at_least) << 8 | es_bytes_at_least(w2, at_least) << 16) << 1;
 }
 
 static bg_side side_of(const bg_state *s, int p) {
