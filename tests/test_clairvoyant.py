@@ -1,4 +1,5 @@
-"""bench/clairvoyant.py: the clairvoyant searches the true state, its opponent a determinization."""
+"""bench/clairvoyant.py: the clairvoyant searches the true state, its opponent a determinization;
+bench/wolsung_task_signal.py: the beliefs it scores."""
 
 from __future__ import annotations
 
@@ -38,3 +39,14 @@ def test_a_result_on_published_data_carries_no_label():
     r = {"game": "g", "seconds": 0.02, "games": 10, "clairvoyant": 0.5, "ci95": [0.2, 0.8],
          "data_sources": {"status": "published"}}
     assert clairvoyant.describe(r) == "g: the clairvoyant wins 50.0% (20.0%-80.0%) of 10 games at 0.02 s a move"
+
+
+def test_wolsung_task_signal_scores_every_card_the_opponent_cannot_rule_out():
+    import wolsung_task_signal as signal
+
+    g = es.game("wolsung", players=2)
+    s = midgame(g, seed=2, steps=60)
+    for q in (0, 1):
+        points, true = signal.card_points(g, s, q)
+        assert len(points) == 7 and true in points   # 8 cards but the other player's own
+        assert points[true] == s.scores()[q]          # the true card scores as the state does
