@@ -206,9 +206,16 @@ static inline int minimal_at(const pay_ctx *c, int total, int minv) { return tot
  * values the bounded subset sums of those goods (a bit mask; sums stay below 64) meet that
  * window. Taking u smaller than the true smallest only narrows the window, so any u works.
  * The goods are taken by value, highest first, so that the sums for each u grow from those
- * for the value above it (subset sums do not depend on the order goods are added in). */
-static int can_complete(const pay_ctx *c, int j, int total, int minv) {
-    int need = c->cost - total, m = 0, value[OMG_SLOTS], avail[OMG_SLOTS];
+ * for the value above it (subset sums do not depend on the order goods are added in).
+ * The sums depend on j only, so pay_sums works them out once for all the totals gen_pay
+ * tries at slot j, and can_complete meets them with each window. */
+typedef struct pay_sums {
+    int m, value[OMG_SLOTS];    /* the distinct values of slots j.., highest first */
+    uint64_t reach[OMG_SLOTS];  /* bit x: goods worth >= value[i] can pay an extra x */
+} pay_sums;
+
+static void pay_sums_of(const pay_ctx *c, int j, pay_sums *ps) {
+    int m = 0, value[OMG_SLOTS], avail[OMG_SLOTS];
     for (int k = j; k < c->n; k++) {   /* insertion sort by value, descending */
         if (!c->value[k] || !c->avail[k]) continue;
         int i = m++;
@@ -216,15 +223,24 @@ static int can_complete(const pay_ctx *c, int j, int total, int minv) {
         value[i] = c->value[k], avail[i] = c->avail[k];
     }
     uint64_t reach = 1;   /* bit x: an extra payment of x is possible */
+    ps->m = 0;
     for (int i = 0; i < m; i++) {
         int v = value[i];
         uint64_t acc = reach;
         for (int a = 1; a <= avail[i] && a * v < 64; a++) acc |= reach << (a * v);
         reach = acc;
         if (i + 1 < m && value[i + 1] == v) continue;   /* not yet all goods worth >= v */
-        int width = v < minv ? v : minv;
+        ps->value[ps->m] = v;
+        ps->reach[ps->m++] = reach;
+    }
+}
+
+static int can_complete(const pay_ctx *c, const pay_sums *ps, int total, int minv) {
+    int need = c->cost - total;
+    for (int i = 0; i < ps->m; i++) {
+        int width = ps->value[i] < minv ? ps->value[i] : minv;
         uint64_t window = ((1ull << width) - 1) << need;   /* need + width <= 31 + 15 < 64 */
-        if (reach & window) return 1;
+        if (ps->reach[i] & window) return 1;
     }
     return 0;
 }
@@ -688,8 +704,10 @@ static int step(const es_game *g, omg_state *s) {
 static int gen_pay(const es_game *g, const omg_state *s, es_move *out) {
     const omg_data *d = DATA(g);
     pay_ctx c;
+    pay_sums rest;
     int n = 0, j = s->pay_slot, p = s->pay_player;
     pay_context(d, s, p, s->pay_cost, &c);
+    pay_sums_of(&c, j + 1, &rest);
     for (int k = 0; k <= c.avail[j]; k++) {
         int t = s->pay_total + k * c.value[j];
         int mv = k && c.value[j] < s->pay_min ? c.value[j] : s->pay_min;
@@ -697,7 +715,7 @@ static int gen_pay(const es_game *g, const omg_state *s, es_move *out) {
             if (minimal_at(&c, t, mv)) out[n++] = MV(OMG_M_PAY, k);
             break;
         }
-        if (can_complete(&c, j + 1, t, mv)) out[n++] = MV(OMG_M_PAY, k);
+        if (can_complete(&c, &rest, t, mv)) out[n++] = MV(OMG_M_PAY, k);
     }
     return n;
 }
