@@ -154,10 +154,10 @@ static void redraw_pool(const omg_state *s, int p, uint64_t out[2]) {
     es_bits128_above(s->hand[p], es_bits128_highest(s->pending[p]), out);
 }
 
-/* Move card c to a location, keeping every mask and count in step. Inline, so that at the
- * many call sites with a constant destination only the leaving half branches. */
-static inline void put(omg_state *s, int c, int loc, int seen) {
-    int old = s->loc[c];
+/* Move card c from `old` (its location) to a location, keeping every mask and count in step.
+ * Inline, so that at the many call sites with a constant destination only the leaving half
+ * branches, and with a known origin (a draw) neither. */
+static inline void put_from(omg_state *s, int c, int old, int loc, int seen) {
     if (old == OMG_L_DECK) es_bits128_clear(s->deck, c);
     else if (old == OMG_L_DISCARD) es_bits128_clear(s->discard, c);
     else if (old == OMG_L_MARKET1 || old == OMG_L_MARKET2) es_bits128_clear(s->market, c);
@@ -171,6 +171,8 @@ static inline void put(omg_state *s, int c, int loc, int seen) {
     s->loc[c] = (uint8_t)loc;
     s->seen[c] = (uint8_t)seen;
 }
+
+static inline void put(omg_state *s, int c, int loc, int seen) { put_from(s, c, s->loc[c], loc, seen); }
 
 /* Resources p has for normal production: both market rows + p's resource offices (4.0). */
 static void available(const omg_data *d, const omg_state *s, int p, int avail[OMG_NRES + 1], int *any) {
@@ -1060,12 +1062,9 @@ OUT_OF_LINE es_move sample_listed(const es_game *g, const omg_state *s, es_rng *
     return n ? out[es_rng_u32_below(rng, (uint32_t)n)] : 0;
 }
 
-static es_move omg_sample_chance(const es_game *g, const void *vs, es_rng *rng) {
-    const omg_state *s = (const omg_state *)vs;
-    if (s->sub == OMG_SUB_DRAW) {
-        int k = (int)es_rng_u32_below(rng, (uint32_t)es_bits128_count(s->deck));
-        return MV(OMG_M_DRAW, es_bits128_select(s->deck, k));
-    }
+/* The other nodes than draws, out of line so that a draw (nine chance nodes in ten) saves and
+ * restores no registers. */
+OUT_OF_LINE es_move sample_other(const es_game *g, const omg_state *s, es_rng *rng) {
     if (s->sub == OMG_SUB_TAKE) {   /* the r-th good on the first slot still giving goods */
         int p = s->take_player, k = 0;
         while (k < OMG_SLOTS && !s->take_left[k]) k++;
@@ -1077,6 +1076,15 @@ static es_move omg_sample_chance(const es_game *g, const void *vs, es_rng *rng) 
         }
     }
     return sample_listed(g, s, rng);
+}
+
+static es_move omg_sample_chance(const es_game *g, const void *vs, es_rng *rng) {
+    const omg_state *s = (const omg_state *)vs;
+    if (s->sub == OMG_SUB_DRAW) {
+        int k = (int)es_rng_u32_below(rng, (uint32_t)es_bits128_count(s->deck));
+        return MV(OMG_M_DRAW, es_bits128_select(s->deck, k));
+    }
+    return sample_other(g, s, rng);
 }
 
 /* ---------------------------------------------------------------- is_legal */
@@ -1183,10 +1191,11 @@ static es_move omg_random_move(const es_game *g, const void *vs, es_rng *rng, in
 
 static void run(const es_game *g, omg_state *s);
 
+/* Card c leaves the draw pile (the only outcomes of a draw node). */
 static void apply_draw(const es_game *g, omg_state *s, int c) {
     int p = s->draw_player;
     if (s->draw_dest == OMG_D_MARKET) {
-        put(s, c, s->draw_player == 1 ? OMG_L_MARKET1 : OMG_L_MARKET2, all_seen(g));
+        put_from(s, c, OMG_L_DECK, s->draw_player == 1 ? OMG_L_MARKET1 : OMG_L_MARKET2, all_seen(g));
         if (DATA(g)->card[c].sun) s->row_suns++;
         return;
     }
@@ -1195,9 +1204,9 @@ static void apply_draw(const es_game *g, omg_state *s, int c) {
     if (s->deck_known & ~knows) update_card_bytes(s->seen, s->deck, (uint8_t)knows, 0);
     s->deck_known &= (uint8_t)knows;
     if (s->draw_dest == OMG_D_HAND) {
-        put(s, c, OMG_L_HAND + p, BIT(p));
+        put_from(s, c, OMG_L_DECK, OMG_L_HAND + p, BIT(p));
     } else {
-        put(s, c, OMG_L_GOOD + p * OMG_SLOTS + s->draw_slot, 0);
+        put_from(s, c, OMG_L_DECK, OMG_L_GOOD + p * OMG_SLOTS + s->draw_slot, 0);
         s->row_suns++;
     }
     s->draw_left--;
