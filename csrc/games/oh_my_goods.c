@@ -1274,7 +1274,7 @@ static void apply_chain(const es_game *g, omg_state *s, int p, es_move m) {
     }
 }
 
-static void omg_apply_one(const es_game *g, omg_state *s, es_move m) {
+static inline __attribute__((always_inline)) void apply_one_inline(const es_game *g, omg_state *s, es_move m) {
     const omg_data *d = DATA(g);
     int p = s->actor;
     switch (MV_TYPE(m)) {
@@ -1380,6 +1380,10 @@ static void omg_apply_one(const es_game *g, omg_state *s, es_move m) {
     if (s->sub == OMG_SUB_PAY && s->pay_total >= s->pay_cost) after_pay(g, s);
 }
 
+/* The handlers are inlined into omg_apply (one move per decision), saving a call and its
+ * register saves there; run()'s forced moves and determinize call them here. */
+static void omg_apply_one(const es_game *g, omg_state *s, es_move m) { apply_one_inline(g, s, m); }
+
 /* At a phase I redraw of p (one card per decision): may p still add a card, besides "done"? */
 static inline int redraw_card_left(const es_game *g, const omg_state *s, int p) {
     return !g->options[OMG_OPT_ALL_OR_NOTHING] && es_bits128_highest(s->hand[p]) > es_bits128_highest(s->pending[p]);
@@ -1439,7 +1443,7 @@ static void omg_apply(const es_game *g, void *vs, es_move m) {
         run(g, s);
         return;
     }
-    omg_apply_one(g, s, m);
+    apply_one_inline(g, s, m);
     /* fast path: a card added to a phase I redraw leaves the same player choosing, if a card is
      * left to add (what step() and several_moves() would find) */
     if (MV_TYPE(m) == OMG_M_REDRAW && MV_ARG(m, 5, 7) < OMG_NCARDS && s->sub == OMG_SUB_NONE &&
