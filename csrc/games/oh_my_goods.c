@@ -1160,14 +1160,15 @@ static es_move omg_random_move(const es_game *g, const void *vs, es_rng *rng, in
     const omg_state *s = (const omg_state *)vs;
     const omg_data *d = DATA(g);
     int p = s->actor;
-    *count = -1;
-    if (p < 0) return 0;
     uint64_t above[2];
     int left, type;
-    if (ascending_choice(g, s, p, above, &left, &type)) return ascending_pick(above, left, type, rng, count);
-    if (s->sub != OMG_SUB_NONE) return 0;
+    *count = -1;
+    if (p < 0) return 0;
+    if (s->sub != OMG_SUB_NONE) {   /* the ascending choices; the commitments (no sub-step) below */
+        if (ascending_choice(g, s, p, above, &left, &type)) return ascending_pick(above, left, type, rng, count);
+        return 0;
+    }
     if (s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING]) {   /* cards above, then done */
-        uint64_t above[2];
         redraw_pool(s, p, above);
         int n = es_bits128_count(above) + 1, k = (int)es_rng_u32_below(rng, (uint32_t)n);
         *count = n;
@@ -1394,6 +1395,16 @@ static inline int redraw_card_left(const es_game *g, const omg_state *s, int p) 
  * the first two moves are listed into `moves` (so a forced move is moves[0]). */
 static int several_moves(const es_game *g, const omg_state *s, es_move *moves) {
     int p = s->actor;
+    if (s->sub == OMG_SUB_NONE) {   /* most nodes: the commitments, production, building */
+        if (s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING]) {
+            if (redraw_card_left(g, s, p)) return 1;   /* a card + done */
+            moves[0] = MV(OMG_M_REDRAW, 127);          /* no card above those chosen: done */
+            return 0;
+        }
+        if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 1) return 1;              /* two modes */
+        if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 2 && es_bits128_any(s->hand[p])) return 1;
+        return omg_legal_moves_raw(g, s, moves, 2) >= 2;
+    }
     if (s->sub == OMG_SUB_PAY && s->pay_slot < s->n_slots[p] &&
         (!slot_value(DATA(g), s, p, s->pay_slot) || s->goods_n[p][s->pay_slot] == s->reserved[p][s->pay_slot])) {
         /* a slot with no goods to give: paying 0 is the one move, as the payment can still be
@@ -1407,15 +1418,6 @@ static int several_moves(const es_game *g, const omg_state *s, es_move *moves) {
         if (ascending_count(above, left) >= 2) return 1;
         moves[0] = MV(type, es_bits128_select(above, 0));   /* the one card left to choose */
         return 0;
-    }
-    if (s->sub == OMG_SUB_NONE) {
-        if (s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING]) {
-            if (redraw_card_left(g, s, p)) return 1;   /* a card + done */
-            moves[0] = MV(OMG_M_REDRAW, 127);          /* no card above those chosen: done */
-            return 0;
-        }
-        if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 1) return 1;              /* two modes */
-        if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 2 && es_bits128_any(s->hand[p])) return 1;
     }
     return omg_legal_moves_raw(g, s, moves, 2) >= 2;
 }
