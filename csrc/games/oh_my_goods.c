@@ -174,19 +174,27 @@ static inline void put_from(omg_state *s, int c, int old, int loc, int seen) {
 
 static inline void put(omg_state *s, int c, int loc, int seen) { put_from(s, c, s->loc[c], loc, seen); }
 
-/* Resources p has for normal production: both market rows + p's resource offices (4.0). */
-static void available(const omg_data *d, const omg_state *s, int p, int avail[OMG_NRES + 1], int *any) {
-    *any = 0;
-    for (int r = 1; r <= OMG_NRES; r++) {
-        avail[r] = es_bits128_count_and(s->market, d->res_cards[r]);
-        *any += avail[r];
-    }
+/* p's resource offices (4.0): how many of each resource they give, into offices; their total. */
+static inline int resource_offices(const omg_data *d, const omg_state *s, int p, int offices[OMG_NRES + 1]) {
+    int total = 0;
+    memset(offices, 0, sizeof(int) * (OMG_NRES + 1));
     for (int k = 1; k < s->n_slots[p]; k++) {
         int office = d->card[s->slot_card[p][k]].office;
         if (office > 0) {
-            avail[office]++;
-            (*any)++;
+            offices[office]++;
+            total++;
         }
+    }
+    return total;
+}
+
+/* Resources p has for normal production: both market rows + p's resource offices (4.0). */
+static void available(const omg_data *d, const omg_state *s, int p, int avail[OMG_NRES + 1], int *any) {
+    *any = resource_offices(d, s, p, avail);
+    for (int r = 1; r <= OMG_NRES; r++) {
+        int shown = es_bits128_count_and(s->market, d->res_cards[r]);
+        avail[r] += shown;
+        *any += shown;
     }
 }
 
@@ -749,19 +757,22 @@ static int gen_produce(const es_game *g, const omg_state *s, int p, es_move *out
     if (ws >= 0) active |= BIT(ws);
     active &= ~(uint32_t)s->tried[p] & (BIT(s->n_slots[p]) - 1);
     if (!active) return n;
-    int avail[OMG_NRES + 1], any, hand[OMG_NRES + 1];
-    available(d, s, p, avail, &any);
-    for (int r = 1; r <= OMG_NRES; r++) hand[r] = hand_of_resource(d, s, p, r);
+    int offices[OMG_NRES + 1];
+    resource_offices(d, s, p, offices);
     for (; active; active &= active - 1) {   /* production_need and can_cover, for all omissions at once */
         int k = __builtin_ctz(active), short_w = k == ws && !s->worker_exact[p];
         const omg_building *b = slot_building(d, s, p, k);
         if (b->input_any) {
+            int avail[OMG_NRES + 1], any;
+            available(d, s, p, avail, &any);
             if (b->input_any - short_w - any <= hand_size(s, p)) out[n++] = MV(OMG_M_PRODUCE, k);
         } else {
-            int need[OMG_NRES + 1];
+            int need[OMG_NRES + 1], hand[OMG_NRES + 1];
             uint32_t needed = 0, uncovered = 0;   /* resources beyond the available ones; beyond the hand too */
-            for (int r = 1; r <= OMG_NRES; r++) {
-                need[r] = b->input[r] > avail[r] ? b->input[r] - avail[r] : 0;
+            for (uint32_t m = b->inputs; m; m &= m - 1) {   /* the others need none: most take one or two */
+                int r = __builtin_ctz(m), avail = offices[r] + es_bits128_count_and(s->market, d->res_cards[r]);
+                need[r] = b->input[r] > avail ? b->input[r] - avail : 0;
+                hand[r] = hand_of_resource(d, s, p, r);
                 needed |= (uint32_t)(need[r] > 0) << r;
                 uncovered |= (uint32_t)(need[r] > hand[r]) << r;
             }
@@ -1572,6 +1583,10 @@ static int omg_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t
              "%s (%s): field 'chain': at most 2 resources or goods, at most one of them a resource (none for an "
              "office)", list, id);
         d->res_cards[b->resource][c >> 6] |= 1ull << (c & 63);
+    }
+    for (int c = 0; c < OMG_NCB + OMG_NCARDS; c++) {
+        omg_building *b = c < OMG_NCB ? &d->cb[c] : &d->card[c - OMG_NCB];
+        for (int r = 1; r <= OMG_NRES; r++) b->inputs |= (uint8_t)((b->input[r] > 0) << r);
     }
     for (int a = 0; a < OMG_NASSIST; a++)
         for (int side = 0; side < 2; side++, x += 8) {
