@@ -16,6 +16,7 @@
 
 _Static_assert(sizeof(omg_state) % 8 == 0, "state must be a multiple of 8 bytes");
 _Static_assert(sizeof(omg_state) == 640, "state layout changed: update the reflection table");
+_Static_assert(sizeof(omg_building) == 16, "a building's address is a shift of its index (hot lookups)");
 
 #define DATA(g) ((const omg_data *)(g)->data)
 #define BIT(i) (1u << (i))
@@ -769,7 +770,11 @@ static int gen_produce(const es_game *g, const omg_state *s, int p, es_move *out
         } else {
             int need[OMG_NRES + 1], hand[OMG_NRES + 1];
             uint32_t needed = 0, uncovered = 0;   /* resources beyond the available ones; beyond the hand too */
-            for (uint32_t m = b->inputs; m; m &= m - 1) {   /* the others need none: most take one or two */
+            /* the resources b takes (input[1..5] nonzero, compared as bytes 0..7 of input): the
+             * others need none, and most buildings take one or two */
+            uint32_t inputs = ~bytes_equal8(b->input, 0) & (BIT(OMG_NRES + 1) - 2);
+            _Static_assert(offsetof(omg_building, input) + 8 <= sizeof(omg_building), "8 bytes from input");
+            for (uint32_t m = inputs; m; m &= m - 1) {
                 int r = __builtin_ctz(m), avail = offices[r] + es_bits128_count_and(s->market, d->res_cards[r]);
                 need[r] = b->input[r] > avail ? b->input[r] - avail : 0;
                 hand[r] = hand_of_resource(d, s, p, r);
@@ -1584,10 +1589,7 @@ static int omg_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t
              "office)", list, id);
         d->res_cards[b->resource][c >> 6] |= 1ull << (c & 63);
     }
-    for (int c = 0; c < OMG_NCB + OMG_NCARDS; c++) {
-        omg_building *b = c < OMG_NCB ? &d->cb[c] : &d->card[c - OMG_NCB];
-        for (int r = 1; r <= OMG_NRES; r++) b->inputs |= (uint8_t)((b->input[r] > 0) << r);
-    }
+
     for (int a = 0; a < OMG_NASSIST; a++)
         for (int side = 0; side < 2; side++, x += 8) {
             const char *id = d->asst_id[a];

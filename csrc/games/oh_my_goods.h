@@ -47,7 +47,6 @@ typedef struct omg_building {
     uint8_t resource, sun, cost, vp;
     int8_t office, output;
     uint8_t input[OMG_NRES + 1], input_any, chain_n, chain[2];
-    uint8_t inputs;   /* bit r: input[r] > 0 (worked out from input at setup) */
 } omg_building;
 
 typedef struct omg_data {
