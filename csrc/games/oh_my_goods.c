@@ -878,12 +878,13 @@ static int gen_build(const es_game *g, const omg_state *s, int p, es_move *out, 
     if (n >= cap) return n;
     uint32_t shown = owned_assistants(s, -1);   /* on display */
     if (shown && assistants_of(s, p) < OMG_MAX_ASSISTANTS) {
-        int have[OMG_NCOLOURS];
-        colours_built(d, s, p, have);
         uint32_t free = hire_targets(g, s, p) & (BIT(s->n_slots[p]) - 1);
-        for (; shown; shown &= shown - 1) {
+        int have[OMG_NCOLOURS], counted = 0;   /* colours_built, once an assistant is affordable */
+        for (shown = free ? shown : 0; shown; shown &= shown - 1) {   /* nowhere to put one: no hire */
             int a = __builtin_ctz(shown);
-            if (!requirement_met(d, s, have, a) || gold_free < d->asst_cost[a][s->asst_side[a]]) continue;
+            if (gold_free < d->asst_cost[a][s->asst_side[a]]) continue;
+            if (!counted++) colours_built(d, s, p, have);
+            if (!requirement_met(d, s, have, a)) continue;
             for (uint32_t f = free; f; f &= f - 1) out[n++] = OMG_M_HIRE | a << 5 | __builtin_ctz(f) << 8;
             if (n >= cap) return n;
         }
