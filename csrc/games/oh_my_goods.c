@@ -114,15 +114,30 @@ static void update_card_bytes(uint8_t bytes[OMG_NCARDS], const uint64_t set[2], 
 _Static_assert(OMG_NASSIST == 8, "owned_assistants compares the eight owner bytes as one word");
 static inline uint32_t owned_assistants(const omg_state *s, int p) { return bytes_equal8(s->asst_owner, (uint8_t)p); }
 
-/* The cards at location `at` (a goods slot: their order is by id), as a card set, from loc
- * eight bytes at a time. */
-static void cards_at(const omg_state *s, int at, uint64_t out[2]) {
-    uint8_t tail[8] = {0};   /* the last 94 % 8 cards, padded with "draw pile" */
+/* Bit j: card 8i + j is at location `at`, from loc eight bytes at a time (the last 94 % 8
+ * cards padded with "draw pile"). */
+static inline uint32_t cards_at8(const omg_state *s, int i, int at) {
+    if (i < OMG_NCARDS / 8) return bytes_equal8(s->loc + 8 * i, (uint8_t)at);
+    uint8_t tail[8] = {0};
     memcpy(tail, s->loc + OMG_NCARDS / 8 * 8, OMG_NCARDS % 8);
+    return bytes_equal8(tail, (uint8_t)at) & (BIT(OMG_NCARDS % 8) - 1);
+}
+
+/* The cards at location `at` (a goods slot: their order is by id), as a card set. */
+static void cards_at(const omg_state *s, int at, uint64_t out[2]) {
     out[0] = out[1] = 0;
-    for (int i = 0; i < OMG_NCARDS / 8; i++)
-        out[i >> 3] |= (uint64_t)bytes_equal8(s->loc + 8 * i, (uint8_t)at) << (8 * (i & 7));
-    out[1] |= (uint64_t)(bytes_equal8(tail, (uint8_t)at) & (BIT(OMG_NCARDS % 8) - 1)) << (8 * (OMG_NCARDS / 8 - 8));
+    for (int i = 0; i <= OMG_NCARDS / 8; i++) out[i >> 3] |= (uint64_t)cards_at8(s, i, at) << (8 * (i & 7));
+}
+
+/* The r-th of them (by id), or -1 if fewer are there: the same scan, stopping at that card. */
+static int nth_card_at(const omg_state *s, int at, int r) {
+    for (int i = 0; i <= OMG_NCARDS / 8; i++) {
+        uint32_t bits = cards_at8(s, i, at);
+        int here = __builtin_popcount(bits);
+        if (r < here) return 8 * i + es_select_in_byte[r][bits];
+        r -= here;
+    }
+    return -1;
 }
 
 static int assistants_of(const omg_state *s, int p) { return __builtin_popcount(owned_assistants(s, p)); }
@@ -1090,9 +1105,8 @@ OUT_OF_LINE es_move sample_other(const es_game *g, const omg_state *s, es_rng *r
         while (k < OMG_SLOTS && !s->take_left[k]) k++;
         if (k < OMG_SLOTS && s->goods_n[p][k]) {
             int r = (int)es_rng_u32_below(rng, s->goods_n[p][k]);
-            uint64_t goods[2];
-            cards_at(s, OMG_L_GOOD + p * OMG_SLOTS + k, goods);
-            if (r < es_bits128_count(goods)) return MV(OMG_M_TAKE, es_bits128_select(goods, r));
+            int c = nth_card_at(s, OMG_L_GOOD + p * OMG_SLOTS + k, r);
+            if (c >= 0) return MV(OMG_M_TAKE, c);
         }
     }
     return sample_listed(g, s, rng);
