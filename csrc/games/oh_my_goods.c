@@ -493,7 +493,7 @@ OUT_OF_LINE void collect_halves(const es_game *g, omg_state *s) {
     int collected = 0;
     for (int p = 0; p < g->players; p++)
         ES_BITS_FOREACH(c, s->pending[p], 2) {
-            put(s, c, OMG_L_DECK, BIT(p));
+            put_from(s, c, OMG_L_HAND + p, OMG_L_DECK, BIT(p));   /* chosen from the hand */
             s->deck_known |= (uint8_t)BIT(p);
             collected++;
         }
@@ -519,7 +519,7 @@ OUT_OF_LINE void take_all(const es_game *g, omg_state *s, int k) {
 OUT_OF_LINE void reveal_redraws(const es_game *g, omg_state *s) {
     for (int p = 0; p < g->players; p++) {
         s->redraw_n[p] = (uint8_t)es_bits128_count(s->pending[p]);
-        ES_BITS_FOREACH(c, s->pending[p], 2) put(s, c, OMG_L_DISCARD, all_seen(g));
+        ES_BITS_FOREACH(c, s->pending[p], 2) put_from(s, c, OMG_L_HAND + p, OMG_L_DISCARD, all_seen(g));   /* hand cards */
     }
     memset(s->pending, 0, sizeof s->pending);
     s->stage = OMG_ST_P1_DRAW;
@@ -1276,10 +1276,9 @@ static void apply_produce(const es_game *g, omg_state *s, int p, int k, int omit
 static void apply_supply(const es_game *g, omg_state *s, int p, int c) {
     const omg_data *d = DATA(g);
     int r = s->sup_any ? 0 : d->card[c].resource;
-    put(s, c, OMG_L_DISCARD, all_seen(g));
+    put_from(s, c, OMG_L_HAND + p, OMG_L_DISCARD, all_seen(g));   /* a hand card (supply_pool) */
     s->sup_need[r]--;
     s->sup_last = s->sup_need[r] || s->sup_any ? (uint8_t)c : NONE8;
-    (void)p;
 }
 
 /* Chain inputs in the data's order, each complete (a good leaving by its TAKE nodes)
