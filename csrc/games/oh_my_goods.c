@@ -1412,8 +1412,8 @@ static inline __attribute__((always_inline)) void apply_one_inline(const es_game
     if (s->sub == OMG_SUB_PAY && s->pay_total >= s->pay_cost) after_pay(g, s);
 }
 
-/* The handlers are inlined into omg_apply (one move per decision), saving a call and its
- * register saves there; run()'s forced moves and determinize call them here. */
+/* The handlers are inlined into apply_decision (one move per decision), saving a call and
+ * its register saves there; run()'s forced moves and determinize call them here. */
 static void omg_apply_one(const es_game *g, omg_state *s, es_move m) { apply_one_inline(g, s, m); }
 
 /* At a phase I redraw of p (one card per decision): may p still add a card, besides "done"? */
@@ -1465,17 +1465,24 @@ static void run(const es_game *g, omg_state *s) {
     }
 }
 
-static void omg_apply(const es_game *g, void *vs, es_move m) {
-    omg_state *s = (omg_state *)vs;
-    if (MV_TYPE(m) == OMG_M_DRAW && s->sub == OMG_SUB_DRAW) {
-        /* the commonest move, straight to its handler (at a draw node omg_apply_one adds
-         * nothing to it: no payment is under way) */
-        apply_draw(g, s, MV_ARG(m, 5, 7));
-        /* fast path: mid-batch, the next node is another draw (what step() would find) */
-        if (es_bits128_any(s->deck) && (s->draw_left == NONE8 ? s->row_suns < 2 : s->draw_left > 0)) return;
-        run(g, s);
-        return;
-    }
+/* After a draw: does its batch go on (the next node another draw, as step() would find)? */
+static inline int draw_batch_goes_on(const omg_state *s) {
+    return es_bits128_any(s->deck) && (s->draw_left == NONE8 ? s->row_suns < 2 : s->draw_left > 0);
+}
+
+/* Will apply_draw clear seen bytes of the deck (a call to update_card_bytes)? Rarely. */
+static inline int draw_forgets(const omg_state *s) {
+    return s->draw_dest != OMG_D_MARKET && (s->deck_known & ~(s->draw_dest == OMG_D_HAND ? BIT(s->draw_player) : 0));
+}
+
+/* A draw that clears seen bytes, and a decision's move: out of line, so that omg_apply's
+ * common draws make no call but tail calls, and save no registers. */
+OUT_OF_LINE void apply_draw_then_run(const es_game *g, omg_state *s, int c) {
+    apply_draw(g, s, c);
+    if (!draw_batch_goes_on(s)) run(g, s);
+}
+
+OUT_OF_LINE void apply_decision(const es_game *g, omg_state *s, es_move m) {
     apply_one_inline(g, s, m);
     /* fast path: a card added to a phase I redraw leaves the same player choosing, if a card is
      * left to add (what step() and several_moves() would find) */
@@ -1484,6 +1491,22 @@ static void omg_apply(const es_game *g, void *vs, es_move m) {
         redraw_card_left(g, s, s->actor))
         return;
     run(g, s);
+}
+
+static void omg_apply(const es_game *g, void *vs, es_move m) {
+    omg_state *s = (omg_state *)vs;
+    if (MV_TYPE(m) != OMG_M_DRAW || s->sub != OMG_SUB_DRAW) {
+        apply_decision(g, s, m);
+        return;
+    }
+    /* the commonest move, straight to its handler (at a draw node omg_apply_one adds nothing to
+     * it: no payment is under way) */
+    if (draw_forgets(s)) {
+        apply_draw_then_run(g, s, MV_ARG(m, 5, 7));
+        return;
+    }
+    apply_draw(g, s, MV_ARG(m, 5, 7));
+    if (!draw_batch_goes_on(s)) run(g, s);
 }
 
 static int omg_legal_moves(const es_game *g, const void *vs, es_move *out) {
