@@ -548,7 +548,7 @@ OUT_OF_LINE void reveal_plan(omg_state *s, int p) {
 }
 
 /* One deterministic step; 0 when the state waits at a decision or chance node. Inlined into
- * run()'s loop (two steps per node), which then saves its registers once per run, not per step. */
+ * run()'s loop (about two steps per run), which then saves its registers once per run, not per step. */
 static inline __attribute__((always_inline)) int step_inline(const es_game *g, omg_state *s) {
     const omg_data *d = DATA(g);
     int n = g->players;
