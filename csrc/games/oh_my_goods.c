@@ -16,6 +16,7 @@
 
 _Static_assert(sizeof(omg_state) % 8 == 0, "state must be a multiple of 8 bytes");
 _Static_assert(sizeof(omg_state) == 640, "state layout changed: update the reflection table");
+_Static_assert(sizeof(omg_building) == 16, "a building's address is a shift of its index (hot lookups)");
 
 #define DATA(g) ((const omg_data *)(g)->data)
 #define BIT(i) (1u << (i))
@@ -113,15 +114,30 @@ static void update_card_bytes(uint8_t bytes[OMG_NCARDS], const uint64_t set[2], 
 _Static_assert(OMG_NASSIST == 8, "owned_assistants compares the eight owner bytes as one word");
 static inline uint32_t owned_assistants(const omg_state *s, int p) { return bytes_equal8(s->asst_owner, (uint8_t)p); }
 
-/* The cards at location `at` (a goods slot: their order is by id), as a card set, from loc
- * eight bytes at a time. */
-static void cards_at(const omg_state *s, int at, uint64_t out[2]) {
-    uint8_t tail[8] = {0};   /* the last 94 % 8 cards, padded with "draw pile" */
+/* Bit j: card 8i + j is at location `at`, from loc eight bytes at a time (the last 94 % 8
+ * cards padded with "draw pile"). */
+static inline uint32_t cards_at8(const omg_state *s, int i, int at) {
+    if (i < OMG_NCARDS / 8) return bytes_equal8(s->loc + 8 * i, (uint8_t)at);
+    uint8_t tail[8] = {0};
     memcpy(tail, s->loc + OMG_NCARDS / 8 * 8, OMG_NCARDS % 8);
+    return bytes_equal8(tail, (uint8_t)at) & (BIT(OMG_NCARDS % 8) - 1);
+}
+
+/* The cards at location `at` (a goods slot: their order is by id), as a card set. */
+static void cards_at(const omg_state *s, int at, uint64_t out[2]) {
     out[0] = out[1] = 0;
-    for (int i = 0; i < OMG_NCARDS / 8; i++)
-        out[i >> 3] |= (uint64_t)bytes_equal8(s->loc + 8 * i, (uint8_t)at) << (8 * (i & 7));
-    out[1] |= (uint64_t)(bytes_equal8(tail, (uint8_t)at) & (BIT(OMG_NCARDS % 8) - 1)) << (8 * (OMG_NCARDS / 8 - 8));
+    for (int i = 0; i <= OMG_NCARDS / 8; i++) out[i >> 3] |= (uint64_t)cards_at8(s, i, at) << (8 * (i & 7));
+}
+
+/* The r-th of them (by id), or -1 if fewer are there: the same scan, stopping at that card. */
+static int nth_card_at(const omg_state *s, int at, int r) {
+    for (int i = 0; i <= OMG_NCARDS / 8; i++) {
+        uint32_t bits = cards_at8(s, i, at);
+        int here = __builtin_popcount(bits);
+        if (r < here) return 8 * i + es_select_in_byte[r][bits];
+        r -= here;
+    }
+    return -1;
 }
 
 static int assistants_of(const omg_state *s, int p) { return __builtin_popcount(owned_assistants(s, p)); }
@@ -154,10 +170,10 @@ static void redraw_pool(const omg_state *s, int p, uint64_t out[2]) {
     es_bits128_above(s->hand[p], es_bits128_highest(s->pending[p]), out);
 }
 
-/* Move card c to a location, keeping every mask and count in step. Inline, so that at the
- * many call sites with a constant destination only the leaving half branches. */
-static inline void put(omg_state *s, int c, int loc, int seen) {
-    int old = s->loc[c];
+/* Move card c from `old` (its location) to a location, keeping every mask and count in step.
+ * Inline, so that at the many call sites with a constant destination only the leaving half
+ * branches, and with a known origin (a draw) neither. */
+static inline void put_from(omg_state *s, int c, int old, int loc, int seen) {
     if (old == OMG_L_DECK) es_bits128_clear(s->deck, c);
     else if (old == OMG_L_DISCARD) es_bits128_clear(s->discard, c);
     else if (old == OMG_L_MARKET1 || old == OMG_L_MARKET2) es_bits128_clear(s->market, c);
@@ -172,19 +188,29 @@ static inline void put(omg_state *s, int c, int loc, int seen) {
     s->seen[c] = (uint8_t)seen;
 }
 
-/* Resources p has for normal production: both market rows + p's resource offices (4.0). */
-static void available(const omg_data *d, const omg_state *s, int p, int avail[OMG_NRES + 1], int *any) {
-    *any = 0;
-    for (int r = 1; r <= OMG_NRES; r++) {
-        avail[r] = es_bits128_count_and(s->market, d->res_cards[r]);
-        *any += avail[r];
-    }
+static inline void put(omg_state *s, int c, int loc, int seen) { put_from(s, c, s->loc[c], loc, seen); }
+
+/* p's resource offices (4.0): how many of each resource they give, into offices; their total. */
+static inline int resource_offices(const omg_data *d, const omg_state *s, int p, int offices[OMG_NRES + 1]) {
+    int total = 0;
+    memset(offices, 0, sizeof(int) * (OMG_NRES + 1));
     for (int k = 1; k < s->n_slots[p]; k++) {
         int office = d->card[s->slot_card[p][k]].office;
         if (office > 0) {
-            avail[office]++;
-            (*any)++;
+            offices[office]++;
+            total++;
         }
+    }
+    return total;
+}
+
+/* Resources p has for normal production: both market rows + p's resource offices (4.0). */
+static void available(const omg_data *d, const omg_state *s, int p, int avail[OMG_NRES + 1], int *any) {
+    *any = resource_offices(d, s, p, avail);
+    for (int r = 1; r <= OMG_NRES; r++) {
+        int shown = es_bits128_count_and(s->market, d->res_cards[r]);
+        avail[r] += shown;
+        *any += shown;
     }
 }
 
@@ -206,9 +232,16 @@ static inline int minimal_at(const pay_ctx *c, int total, int minv) { return tot
  * values the bounded subset sums of those goods (a bit mask; sums stay below 64) meet that
  * window. Taking u smaller than the true smallest only narrows the window, so any u works.
  * The goods are taken by value, highest first, so that the sums for each u grow from those
- * for the value above it (subset sums do not depend on the order goods are added in). */
-static int can_complete(const pay_ctx *c, int j, int total, int minv) {
-    int need = c->cost - total, m = 0, value[OMG_SLOTS], avail[OMG_SLOTS];
+ * for the value above it (subset sums do not depend on the order goods are added in).
+ * The sums depend on j only, so pay_sums works them out once for all the totals gen_pay
+ * tries at slot j, and can_complete meets them with each window. */
+typedef struct pay_sums {
+    int m, value[OMG_SLOTS];    /* the distinct values of slots j.., highest first */
+    uint64_t reach[OMG_SLOTS];  /* bit x: goods worth >= value[i] can pay an extra x */
+} pay_sums;
+
+static void pay_sums_of(const pay_ctx *c, int j, pay_sums *ps) {
+    int m = 0, value[OMG_SLOTS], avail[OMG_SLOTS];
     for (int k = j; k < c->n; k++) {   /* insertion sort by value, descending */
         if (!c->value[k] || !c->avail[k]) continue;
         int i = m++;
@@ -216,15 +249,24 @@ static int can_complete(const pay_ctx *c, int j, int total, int minv) {
         value[i] = c->value[k], avail[i] = c->avail[k];
     }
     uint64_t reach = 1;   /* bit x: an extra payment of x is possible */
+    ps->m = 0;
     for (int i = 0; i < m; i++) {
         int v = value[i];
         uint64_t acc = reach;
         for (int a = 1; a <= avail[i] && a * v < 64; a++) acc |= reach << (a * v);
         reach = acc;
         if (i + 1 < m && value[i + 1] == v) continue;   /* not yet all goods worth >= v */
-        int width = v < minv ? v : minv;
+        ps->value[ps->m] = v;
+        ps->reach[ps->m++] = reach;
+    }
+}
+
+static int can_complete(const pay_ctx *c, const pay_sums *ps, int total, int minv) {
+    int need = c->cost - total;
+    for (int i = 0; i < ps->m; i++) {
+        int width = ps->value[i] < minv ? ps->value[i] : minv;
         uint64_t window = ((1ull << width) - 1) << need;   /* need + width <= 31 + 15 < 64 */
-        if (reach & window) return 1;
+        if (ps->reach[i] & window) return 1;
     }
     return 0;
 }
@@ -451,7 +493,7 @@ OUT_OF_LINE void collect_halves(const es_game *g, omg_state *s) {
     int collected = 0;
     for (int p = 0; p < g->players; p++)
         ES_BITS_FOREACH(c, s->pending[p], 2) {
-            put(s, c, OMG_L_DECK, BIT(p));
+            put_from(s, c, OMG_L_HAND + p, OMG_L_DECK, BIT(p));   /* chosen from the hand */
             s->deck_known |= (uint8_t)BIT(p);
             collected++;
         }
@@ -477,7 +519,7 @@ OUT_OF_LINE void take_all(const es_game *g, omg_state *s, int k) {
 OUT_OF_LINE void reveal_redraws(const es_game *g, omg_state *s) {
     for (int p = 0; p < g->players; p++) {
         s->redraw_n[p] = (uint8_t)es_bits128_count(s->pending[p]);
-        ES_BITS_FOREACH(c, s->pending[p], 2) put(s, c, OMG_L_DISCARD, all_seen(g));
+        ES_BITS_FOREACH(c, s->pending[p], 2) put_from(s, c, OMG_L_HAND + p, OMG_L_DISCARD, all_seen(g));   /* hand cards */
     }
     memset(s->pending, 0, sizeof s->pending);
     s->stage = OMG_ST_P1_DRAW;
@@ -505,8 +547,9 @@ OUT_OF_LINE void reveal_plan(omg_state *s, int p) {
     start_take(s, p, counts, NONE8, TAKE_AFTER_REVEAL);
 }
 
-/* One deterministic step; 0 when the state waits at a decision or chance node. */
-static int step(const es_game *g, omg_state *s) {
+/* One deterministic step; 0 when the state waits at a decision or chance node. Inlined into
+ * run()'s loop (about two steps per run), which then saves its registers once per run, not per step. */
+static inline __attribute__((always_inline)) int step_inline(const es_game *g, omg_state *s) {
     const omg_data *d = DATA(g);
     int n = g->players;
     s->actor = -1;
@@ -683,13 +726,17 @@ static int step(const es_game *g, omg_state *s) {
     }
 }
 
+static int step(const es_game *g, omg_state *s) { return step_inline(g, s); }
+
 /* ---------------------------------------------------------------- move generation */
 
 static int gen_pay(const es_game *g, const omg_state *s, es_move *out) {
     const omg_data *d = DATA(g);
     pay_ctx c;
+    pay_sums rest;
     int n = 0, j = s->pay_slot, p = s->pay_player;
     pay_context(d, s, p, s->pay_cost, &c);
+    pay_sums_of(&c, j + 1, &rest);
     for (int k = 0; k <= c.avail[j]; k++) {
         int t = s->pay_total + k * c.value[j];
         int mv = k && c.value[j] < s->pay_min ? c.value[j] : s->pay_min;
@@ -697,7 +744,7 @@ static int gen_pay(const es_game *g, const omg_state *s, es_move *out) {
             if (minimal_at(&c, t, mv)) out[n++] = MV(OMG_M_PAY, k);
             break;
         }
-        if (can_complete(&c, j + 1, t, mv)) out[n++] = MV(OMG_M_PAY, k);
+        if (can_complete(&c, &rest, t, mv)) out[n++] = MV(OMG_M_PAY, k);
     }
     return n;
 }
@@ -726,19 +773,26 @@ static int gen_produce(const es_game *g, const omg_state *s, int p, es_move *out
     if (ws >= 0) active |= BIT(ws);
     active &= ~(uint32_t)s->tried[p] & (BIT(s->n_slots[p]) - 1);
     if (!active) return n;
-    int avail[OMG_NRES + 1], any, hand[OMG_NRES + 1];
-    available(d, s, p, avail, &any);
-    for (int r = 1; r <= OMG_NRES; r++) hand[r] = hand_of_resource(d, s, p, r);
+    int offices[OMG_NRES + 1];
+    resource_offices(d, s, p, offices);
     for (; active; active &= active - 1) {   /* production_need and can_cover, for all omissions at once */
         int k = __builtin_ctz(active), short_w = k == ws && !s->worker_exact[p];
         const omg_building *b = slot_building(d, s, p, k);
         if (b->input_any) {
+            int avail[OMG_NRES + 1], any;
+            available(d, s, p, avail, &any);
             if (b->input_any - short_w - any <= hand_size(s, p)) out[n++] = MV(OMG_M_PRODUCE, k);
         } else {
-            int need[OMG_NRES + 1];
+            int need[OMG_NRES + 1], hand[OMG_NRES + 1];
             uint32_t needed = 0, uncovered = 0;   /* resources beyond the available ones; beyond the hand too */
-            for (int r = 1; r <= OMG_NRES; r++) {
-                need[r] = b->input[r] > avail[r] ? b->input[r] - avail[r] : 0;
+            /* the resources b takes (input[1..5] nonzero, compared as bytes 0..7 of input): the
+             * others need none, and most buildings take one or two */
+            uint32_t inputs = ~bytes_equal8(b->input, 0) & (BIT(OMG_NRES + 1) - 2);
+            _Static_assert(offsetof(omg_building, input) + 8 <= sizeof(omg_building), "8 bytes from input");
+            for (uint32_t m = inputs; m; m &= m - 1) {
+                int r = __builtin_ctz(m), avail = offices[r] + es_bits128_count_and(s->market, d->res_cards[r]);
+                need[r] = b->input[r] > avail ? b->input[r] - avail : 0;
+                hand[r] = hand_of_resource(d, s, p, r);
                 needed |= (uint32_t)(need[r] > 0) << r;
                 uncovered |= (uint32_t)(need[r] > hand[r]) << r;
             }
@@ -839,12 +893,13 @@ static int gen_build(const es_game *g, const omg_state *s, int p, es_move *out, 
     if (n >= cap) return n;
     uint32_t shown = owned_assistants(s, -1);   /* on display */
     if (shown && assistants_of(s, p) < OMG_MAX_ASSISTANTS) {
-        int have[OMG_NCOLOURS];
-        colours_built(d, s, p, have);
         uint32_t free = hire_targets(g, s, p) & (BIT(s->n_slots[p]) - 1);
-        for (; shown; shown &= shown - 1) {
+        int have[OMG_NCOLOURS], counted = 0;   /* colours_built, once an assistant is affordable */
+        for (shown = free ? shown : 0; shown; shown &= shown - 1) {   /* nowhere to put one: no hire */
             int a = __builtin_ctz(shown);
-            if (!requirement_met(d, s, have, a) || gold_free < d->asst_cost[a][s->asst_side[a]]) continue;
+            if (gold_free < d->asst_cost[a][s->asst_side[a]]) continue;
+            if (!counted++) colours_built(d, s, p, have);
+            if (!requirement_met(d, s, have, a)) continue;
             for (uint32_t f = free; f; f &= f - 1) out[n++] = OMG_M_HIRE | a << 5 | __builtin_ctz(f) << 8;
             if (n >= cap) return n;
         }
@@ -1042,23 +1097,28 @@ OUT_OF_LINE es_move sample_listed(const es_game *g, const omg_state *s, es_rng *
     return n ? out[es_rng_u32_below(rng, (uint32_t)n)] : 0;
 }
 
+/* The other nodes than draws, out of line so that a draw (nine chance nodes in ten) saves and
+ * restores no registers. */
+OUT_OF_LINE es_move sample_other(const es_game *g, const omg_state *s, es_rng *rng) {
+    if (s->sub == OMG_SUB_TAKE) {   /* the r-th good on the first slot still giving goods */
+        int p = s->take_player, k = 0;
+        while (k < OMG_SLOTS && !s->take_left[k]) k++;
+        if (k < OMG_SLOTS && s->goods_n[p][k]) {
+            int r = (int)es_rng_u32_below(rng, s->goods_n[p][k]);
+            int c = nth_card_at(s, OMG_L_GOOD + p * OMG_SLOTS + k, r);
+            if (c >= 0) return MV(OMG_M_TAKE, c);
+        }
+    }
+    return sample_listed(g, s, rng);
+}
+
 static es_move omg_sample_chance(const es_game *g, const void *vs, es_rng *rng) {
     const omg_state *s = (const omg_state *)vs;
     if (s->sub == OMG_SUB_DRAW) {
         int k = (int)es_rng_u32_below(rng, (uint32_t)es_bits128_count(s->deck));
         return MV(OMG_M_DRAW, es_bits128_select(s->deck, k));
     }
-    if (s->sub == OMG_SUB_TAKE) {   /* the r-th good on the first slot still giving goods */
-        int p = s->take_player, k = 0;
-        while (k < OMG_SLOTS && !s->take_left[k]) k++;
-        if (k < OMG_SLOTS && s->goods_n[p][k]) {
-            int r = (int)es_rng_u32_below(rng, s->goods_n[p][k]);
-            uint64_t goods[2];
-            cards_at(s, OMG_L_GOOD + p * OMG_SLOTS + k, goods);
-            if (r < es_bits128_count(goods)) return MV(OMG_M_TAKE, es_bits128_select(goods, r));
-        }
-    }
-    return sample_listed(g, s, rng);
+    return sample_other(g, s, rng);
 }
 
 /* ---------------------------------------------------------------- is_legal */
@@ -1131,14 +1191,15 @@ static es_move omg_random_move(const es_game *g, const void *vs, es_rng *rng, in
     const omg_state *s = (const omg_state *)vs;
     const omg_data *d = DATA(g);
     int p = s->actor;
-    *count = -1;
-    if (p < 0) return 0;
     uint64_t above[2];
     int left, type;
-    if (ascending_choice(g, s, p, above, &left, &type)) return ascending_pick(above, left, type, rng, count);
-    if (s->sub != OMG_SUB_NONE) return 0;
+    *count = -1;
+    if (p < 0) return 0;
+    if (s->sub != OMG_SUB_NONE) {   /* the ascending choices; the commitments (no sub-step) below */
+        if (ascending_choice(g, s, p, above, &left, &type)) return ascending_pick(above, left, type, rng, count);
+        return 0;
+    }
     if (s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING]) {   /* cards above, then done */
-        uint64_t above[2];
         redraw_pool(s, p, above);
         int n = es_bits128_count(above) + 1, k = (int)es_rng_u32_below(rng, (uint32_t)n);
         *count = n;
@@ -1165,10 +1226,12 @@ static es_move omg_random_move(const es_game *g, const void *vs, es_rng *rng, in
 
 static void run(const es_game *g, omg_state *s);
 
-static void apply_draw(const es_game *g, omg_state *s, int c) {
+/* Card c leaves the draw pile (the only outcomes of a draw node). Inlined into omg_apply: nine
+ * chance nodes in ten are draws. */
+static inline __attribute__((always_inline)) void apply_draw(const es_game *g, omg_state *s, int c) {
     int p = s->draw_player;
     if (s->draw_dest == OMG_D_MARKET) {
-        put(s, c, s->draw_player == 1 ? OMG_L_MARKET1 : OMG_L_MARKET2, all_seen(g));
+        put_from(s, c, OMG_L_DECK, s->draw_player == 1 ? OMG_L_MARKET1 : OMG_L_MARKET2, all_seen(g));
         if (DATA(g)->card[c].sun) s->row_suns++;
         return;
     }
@@ -1177,9 +1240,9 @@ static void apply_draw(const es_game *g, omg_state *s, int c) {
     if (s->deck_known & ~knows) update_card_bytes(s->seen, s->deck, (uint8_t)knows, 0);
     s->deck_known &= (uint8_t)knows;
     if (s->draw_dest == OMG_D_HAND) {
-        put(s, c, OMG_L_HAND + p, BIT(p));
+        put_from(s, c, OMG_L_DECK, OMG_L_HAND + p, BIT(p));
     } else {
-        put(s, c, OMG_L_GOOD + p * OMG_SLOTS + s->draw_slot, 0);
+        put_from(s, c, OMG_L_DECK, OMG_L_GOOD + p * OMG_SLOTS + s->draw_slot, 0);
         s->row_suns++;
     }
     s->draw_left--;
@@ -1213,10 +1276,9 @@ static void apply_produce(const es_game *g, omg_state *s, int p, int k, int omit
 static void apply_supply(const es_game *g, omg_state *s, int p, int c) {
     const omg_data *d = DATA(g);
     int r = s->sup_any ? 0 : d->card[c].resource;
-    put(s, c, OMG_L_DISCARD, all_seen(g));
+    put_from(s, c, OMG_L_HAND + p, OMG_L_DISCARD, all_seen(g));   /* a hand card (supply_pool) */
     s->sup_need[r]--;
     s->sup_last = s->sup_need[r] || s->sup_any ? (uint8_t)c : NONE8;
-    (void)p;
 }
 
 /* Chain inputs in the data's order, each complete (a good leaving by its TAKE nodes)
@@ -1244,7 +1306,7 @@ static void apply_chain(const es_game *g, omg_state *s, int p, es_move m) {
     }
 }
 
-static void omg_apply_one(const es_game *g, omg_state *s, es_move m) {
+static inline __attribute__((always_inline)) void apply_one_inline(const es_game *g, omg_state *s, es_move m) {
     const omg_data *d = DATA(g);
     int p = s->actor;
     switch (MV_TYPE(m)) {
@@ -1350,6 +1412,10 @@ static void omg_apply_one(const es_game *g, omg_state *s, es_move m) {
     if (s->sub == OMG_SUB_PAY && s->pay_total >= s->pay_cost) after_pay(g, s);
 }
 
+/* The handlers are inlined into apply_decision (one move per decision), saving a call and
+ * its register saves there; run()'s forced moves and determinize call them here. */
+static void omg_apply_one(const es_game *g, omg_state *s, es_move m) { apply_one_inline(g, s, m); }
+
 /* At a phase I redraw of p (one card per decision): may p still add a card, besides "done"? */
 static inline int redraw_card_left(const es_game *g, const omg_state *s, int p) {
     return !g->options[OMG_OPT_ALL_OR_NOTHING] && es_bits128_highest(s->hand[p]) > es_bits128_highest(s->pending[p]);
@@ -1359,6 +1425,16 @@ static inline int redraw_card_left(const es_game *g, const omg_state *s, int p) 
  * the first two moves are listed into `moves` (so a forced move is moves[0]). */
 static int several_moves(const es_game *g, const omg_state *s, es_move *moves) {
     int p = s->actor;
+    if (s->sub == OMG_SUB_NONE) {   /* most nodes: the commitments, production, building */
+        if (s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING]) {
+            if (redraw_card_left(g, s, p)) return 1;   /* a card + done */
+            moves[0] = MV(OMG_M_REDRAW, 127);          /* no card above those chosen: done */
+            return 0;
+        }
+        if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 1) return 1;              /* two modes */
+        if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 2 && es_bits128_any(s->hand[p])) return 1;
+        return omg_legal_moves_raw(g, s, moves, 2) >= 2;
+    }
     if (s->sub == OMG_SUB_PAY && s->pay_slot < s->n_slots[p] &&
         (!slot_value(DATA(g), s, p, s->pay_slot) || s->goods_n[p][s->pay_slot] == s->reserved[p][s->pay_slot])) {
         /* a slot with no goods to give: paying 0 is the one move, as the payment can still be
@@ -1373,15 +1449,6 @@ static int several_moves(const es_game *g, const omg_state *s, es_move *moves) {
         moves[0] = MV(type, es_bits128_select(above, 0));   /* the one card left to choose */
         return 0;
     }
-    if (s->sub == OMG_SUB_NONE) {
-        if (s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING]) {
-            if (redraw_card_left(g, s, p)) return 1;   /* a card + done */
-            moves[0] = MV(OMG_M_REDRAW, 127);          /* no card above those chosen: done */
-            return 0;
-        }
-        if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 1) return 1;              /* two modes */
-        if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 2 && es_bits128_any(s->hand[p])) return 1;
-    }
     return omg_legal_moves_raw(g, s, moves, 2) >= 2;
 }
 
@@ -1389,7 +1456,7 @@ static int several_moves(const es_game *g, const omg_state *s, es_move *moves) {
 static void run(const es_game *g, omg_state *s) {
     es_move moves[OMG_MAX_MOVES];
     for (int guard = 0; guard < 100000; guard++) {
-        if (step(g, s)) continue;
+        if (step_inline(g, s)) continue;
         if (s->actor >= 0 && !several_moves(g, s, moves)) {
             omg_apply_one(g, s, moves[0]);
             continue;
@@ -1398,18 +1465,25 @@ static void run(const es_game *g, omg_state *s) {
     }
 }
 
-static void omg_apply(const es_game *g, void *vs, es_move m) {
-    omg_state *s = (omg_state *)vs;
-    if (MV_TYPE(m) == OMG_M_DRAW && s->sub == OMG_SUB_DRAW) {
-        /* the commonest move, straight to its handler (at a draw node omg_apply_one adds
-         * nothing to it: no payment is under way) */
-        apply_draw(g, s, MV_ARG(m, 5, 7));
-        /* fast path: mid-batch, the next node is another draw (what step() would find) */
-        if (es_bits128_any(s->deck) && (s->draw_left == NONE8 ? s->row_suns < 2 : s->draw_left > 0)) return;
-        run(g, s);
-        return;
-    }
-    omg_apply_one(g, s, m);
+/* After a draw: does its batch go on (the next node another draw, as step() would find)? */
+static inline int draw_batch_goes_on(const omg_state *s) {
+    return es_bits128_any(s->deck) && (s->draw_left == NONE8 ? s->row_suns < 2 : s->draw_left > 0);
+}
+
+/* Will apply_draw clear seen bytes of the deck (a call to update_card_bytes)? Rarely. */
+static inline int draw_forgets(const omg_state *s) {
+    return s->draw_dest != OMG_D_MARKET && (s->deck_known & ~(s->draw_dest == OMG_D_HAND ? BIT(s->draw_player) : 0));
+}
+
+/* A draw that clears seen bytes, and a decision's move: out of line, so that omg_apply's
+ * common draws make no call but tail calls, and save no registers. */
+OUT_OF_LINE void apply_draw_then_run(const es_game *g, omg_state *s, int c) {
+    apply_draw(g, s, c);
+    if (!draw_batch_goes_on(s)) run(g, s);
+}
+
+OUT_OF_LINE void apply_decision(const es_game *g, omg_state *s, es_move m) {
+    apply_one_inline(g, s, m);
     /* fast path: a card added to a phase I redraw leaves the same player choosing, if a card is
      * left to add (what step() and several_moves() would find) */
     if (MV_TYPE(m) == OMG_M_REDRAW && MV_ARG(m, 5, 7) < OMG_NCARDS && s->sub == OMG_SUB_NONE &&
@@ -1417,6 +1491,22 @@ static void omg_apply(const es_game *g, void *vs, es_move m) {
         redraw_card_left(g, s, s->actor))
         return;
     run(g, s);
+}
+
+static void omg_apply(const es_game *g, void *vs, es_move m) {
+    omg_state *s = (omg_state *)vs;
+    if (MV_TYPE(m) != OMG_M_DRAW || s->sub != OMG_SUB_DRAW) {
+        apply_decision(g, s, m);
+        return;
+    }
+    /* the commonest move, straight to its handler (at a draw node omg_apply_one adds nothing to
+     * it: no payment is under way) */
+    if (draw_forgets(s)) {
+        apply_draw_then_run(g, s, MV_ARG(m, 5, 7));
+        return;
+    }
+    apply_draw(g, s, MV_ARG(m, 5, 7));
+    if (!draw_batch_goes_on(s)) run(g, s);
 }
 
 static int omg_legal_moves(const es_game *g, const void *vs, es_move *out) {
@@ -1536,6 +1626,7 @@ static int omg_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t
              "office)", list, id);
         d->res_cards[b->resource][c >> 6] |= 1ull << (c & 63);
     }
+
     for (int a = 0; a < OMG_NASSIST; a++)
         for (int side = 0; side < 2; side++, x += 8) {
             const char *id = d->asst_id[a];
