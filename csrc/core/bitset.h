@@ -41,9 +41,21 @@ static inline uint64_t es_load_le64(const uint8_t *b) {
  * below 128 and at_least <= 128. Adding 128 - at_least never carries into the next byte and
  * sets a byte's top bit exactly when the byte is at least at_least; the multiply gathers the
  * 8 top bits into the top byte. No branch per byte. */
+/* Bit i: the top bit of byte i of x (the multiply gathers the eight top bits into the top byte). */
+static inline uint32_t es_byte_tops(uint64_t x) {
+    return (uint32_t)((((x & 0x8080808080808080ull) >> 7) * 0x0102040810204080ull) >> 56);
+}
+
 static inline uint32_t es_bytes_at_least(uint64_t x, unsigned at_least) {
-    uint64_t t = ((x + 0x0101010101010101ull * (uint64_t)(128 - at_least)) & 0x8080808080808080ull) >> 7;
-    return (uint32_t)((t * 0x0102040810204080ull) >> 56);
+    return es_byte_tops(x + 0x0101010101010101ull * (uint64_t)(128 - at_least));
+}
+
+/* Bit i: byte i of x equals v (any bytes): a byte of x ^ v is zero exactly there, and a zero
+ * byte, alone, keeps its top bit clear in ((y & 0x7f..) + 0x7f..) | y. */
+static inline uint32_t es_bytes_equal(uint64_t x, uint8_t v) {
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+    uint64_t y = x ^ (0x0101010101010101ull * v);
+    return es_byte_tops(~(((y & low7) + low7) | y));
 }
 
 /* The set of i < n (n <= 32) with bytes[i] < limit (bytes below 128, limit <= 128). */

@@ -70,19 +70,8 @@ static inline int asst_at(const omg_state *s, int a, int pending) {
     return pending && s->pend_move[a] >= 0 ? s->pend_move[a] : s->asst_slot[a];
 }
 
-/* Bit i: bytes[i] == v, for 8 bytes at once (SWAR, no branches): a byte of x is zero where
- * they are equal, zero bytes get their top bit set, and the multiply gathers those bits into
- * bits 56..63 (byte i to bit 56 + i). */
-static inline uint32_t bytes_equal8(const void *bytes, uint8_t v) {
-    uint64_t w, low7 = 0x7f7f7f7f7f7f7f7full;
-    memcpy(&w, bytes, sizeof w);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);   /* bytes[i] in byte i from the bottom */
-#endif
-    uint64_t x = w ^ (0x0101010101010101ull * v);
-    uint64_t zero = ~(((x & low7) + low7) | x | low7);
-    return (uint32_t)(((zero >> 7) * 0x0102040810204080ull) >> 56);
-}
+/* Bit i: bytes[i] == v, for 8 bytes at once (no branch per byte). */
+static inline uint32_t bytes_equal8(const void *bytes, uint8_t v) { return es_bytes_equal(es_load_le64(bytes), v); }
 
 /* 0xff in byte i where bit i of `bits` (8 bits) is set, else 0: the byte is copied into all
  * eight, byte i keeps bit i, and a nonzero byte becomes 0xff. Byte order as bytes_equal8. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "vienna.h"
+#include "../core/bitset.h"
 #include "../core/obslayout.h"
 #include "../core/dice.h"
 #include "../core/legal.h"
@@ -523,19 +524,11 @@ typedef struct {
     const uint32_t (*fit)[7];   /* dice_fit for p: fit[a][b] */
 } vi_dice;
 
-/* Bit i of the result: byte i of x (i < 8) is at least t, for bytes and t in 1..127. Adding
- * 128 - t sets a byte's high bit exactly then (no carry into the next byte), and the multiply
- * gathers the eight high bits into the top byte. */
-static inline uint32_t bytes_at_least(uint64_t x, int t) {
-    uint64_t high = (x + 0x0101010101010101ull * (uint64_t)(128 - t)) & 0x8080808080808080ull;
-    return (uint32_t)((high >> 7) * 0x0102040810204080ull >> 56);
-}
-
 static inline vi_dice read_dice(const es_game *g, const vienna_state *s, int p) {
     uint64_t bytes = hand_bytes(s, p);   /* counts of at most 5 */
     vi_dice v;
-    v.faces = bytes_at_least(bytes, 1) << 1;
-    v.doubles = bytes_at_least(bytes, 2) << 1;
+    v.faces = es_bytes_at_least(bytes, 1) << 1;
+    v.doubles = es_bytes_at_least(bytes, 2) << 1;
     v.wf = white_face_of(s, p);
     v.open = open_fields(g, s, p);
     v.fit = DATA(g)->fit[s->special_owner[VI_S_JOKER] == p];
