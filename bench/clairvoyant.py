@@ -33,10 +33,7 @@ class Clairvoyant(MCTSAgent):
     def search(self, state: Any, player: int, seed: int, information_sets: bool | None = None,
                started: float | None = None) -> tuple[list[int], list[int], list[float], dict[str, Any]]:
         started = time.monotonic() if started is None else started
-        seconds = max(self.seconds - (time.monotonic() - started) - 0.002, 1e-4) if self.seconds > 0 else 0.0
-        return state.mcts(player, iterations=self.iterations, seconds=seconds, exploration=self.c,
-                          information_sets=False, max_nodes=self.max_nodes, seed=seed, rollout_depth=self.depth,
-                          eval_scale=self.scale)
+        return state.mcts(player, **self.search_settings(seed, False, started))
 
 
 def run(game: str, seconds: float, games: int, seed: int) -> dict[str, Any]:

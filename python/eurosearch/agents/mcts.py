@@ -101,17 +101,22 @@ class MCTSAgent(AgentBase):
         overrides the agent's mode; `started` is when the move's clock started (default now)."""
         started = time.monotonic() if started is None else started
         ism = self.information_sets if information_sets is None else information_sets
-        seconds = 0.0
-        if self.seconds > 0:   # what Python has spent on this move already comes off the budget
-            seconds = max(self.seconds - (time.monotonic() - started) - PYTHON_RESERVE, MIN_SEARCH_SECONDS)
-        search = dict(iterations=self.iterations, seconds=seconds, exploration=self.c, information_sets=ism,
-                      max_nodes=self.max_nodes, seed=seed, rollout_depth=self.depth,
-                      rollout_policy=ROLLOUTS[self.rollout], eval_scale=self.scale, widening=self.widening,
-                      multi_observer=ism and self.multi_observer)
+        search = self.search_settings(seed, ism, started)
         if self.worlds == 1:
             root = state if ism else state.determinize(player, seed)
             return root.mcts(player, **search)
         return state.mcts(player, worlds=self.worlds, threads=self.threads, **search)
+
+    def search_settings(self, seed: int, information_sets: bool, started: float) -> dict[str, Any]:
+        """The keyword arguments of State.mcts for one search of this agent (one tree), the time
+        budget less what Python has spent on the move since `started`."""
+        seconds = 0.0
+        if self.seconds > 0:   # what Python has spent on this move already comes off the budget
+            seconds = max(self.seconds - (time.monotonic() - started) - PYTHON_RESERVE, MIN_SEARCH_SECONDS)
+        return dict(iterations=self.iterations, seconds=seconds, exploration=self.c, information_sets=information_sets,
+                    max_nodes=self.max_nodes, seed=seed, rollout_depth=self.depth,
+                    rollout_policy=ROLLOUTS[self.rollout], eval_scale=self.scale, widening=self.widening,
+                    multi_observer=information_sets and self.multi_observer)
 
     def choose(self, state: Any, player: int) -> int:
         started = time.monotonic()
