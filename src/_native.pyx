@@ -126,6 +126,17 @@ def _nonnegative(str name, value, str meaning=""):
     return v
 
 
+def _eval_weights(Game game, eval_weights, double eval_weight):
+    """A learned evaluation's weights as contiguous float32, checked against the game."""
+    w = np.ascontiguousarray(eval_weights, dtype=np.float32)
+    if w.ndim != 1 or w.shape[0] != es_observation_size(game.g):
+        raise ValueError(f"mcts eval_weights must be {es_observation_size(game.g)} numbers (the "
+                         f"observation size of {game.name} for {game.players} players), got shape {w.shape}")
+    if not np.isfinite(w).all() or not math.isfinite(eval_weight):
+        raise ValueError("mcts eval_weights and eval_weight must be finite")
+    return w
+
+
 def _memory(str name, nbytes, str what):
     """Refuses a request for more bytes than the machine has."""
     if PHYSICAL_MEMORY is not None and nbytes > PHYSICAL_MEMORY:
@@ -823,7 +834,7 @@ cdef class State:
 
     def mcts(self, player, iterations=0, seconds=0.0, exploration=1.4, bint information_sets=False,
              max_nodes=0, seed=0, rollout_depth=0, rollout_policy=0, eval_scale=0.0, worlds=0, threads=1,
-             widening=0.0, bint multi_observer=False):
+             widening=0.0, bint multi_observer=False, eval_weights=None, double eval_weight=0.0):
         """Monte Carlo tree search for `player` (who must be to move), in C.
 
         Returns (moves, visits, mean returns for player, stats dict). See es_mcts in
@@ -833,7 +844,9 @@ cdef class State:
         es_mcts_ensemble): the iteration budget is the total over the trees. widening > 0 turns
         on progressive widening (es_mcts_config.widening). multi_observer (with
         information_sets) keeps one tree per player, so opponents choose their hidden moves by
-        their own trees (es_mcts_config.information_sets = 2). A limit that is
+        their own trees (es_mcts_config.information_sets = 2). eval_weights (observation_size
+        floats) with eval_weight replaces the evaluation at a playout's end by a learned one
+        (es_eval_model; python/eurosearch/evalmodel.py). A limit that is
         not a count (0 .. 2**63 - 1) or a finite time >= 0, or worlds / threads outside their
         range (0..256, 1..256), raises ValueError naming it."""
         cdef es_mcts_config cfg
@@ -854,6 +867,15 @@ cdef class State:
         cfg.rollout_policy = _int_in("rollout_policy", rollout_policy, 0, 1)
         cfg.eval_scale = _nonnegative("eval_scale", eval_scale, " (0: the default)")
         cfg.widening = _nonnegative("widening", widening, " (0: off)")
+        cfg.eval_model = NULL
+        cdef es_eval_model model
+        cdef float[::1] weights
+        if eval_weights is not None:
+            weights = _eval_weights(self.game, eval_weights, eval_weight)
+            model.size = weights.shape[0]
+            model.weights = &weights[0]
+            model.eval_weight = eval_weight
+            cfg.eval_model = &model
         cdef int n_worlds = _int_in("worlds", worlds, 0, 256)
         cdef int n_threads = _int_in("threads", threads, 1, 256)
         moves = np.zeros(cap, dtype=np.int32)

@@ -87,6 +87,10 @@ cdef extern from "eurosearch.h" nogil:
     void es_rng_seed(es_rng *r, uint64_t seed)
     uint32_t es_rng_below(es_rng *r, uint32_t n)
     es_move es_random_move(const es_game *g, const void *s, es_rng *rng, int *count)
+    ctypedef struct es_eval_model:
+        int size
+        const float *weights
+        double eval_weight
     ctypedef struct es_mcts_config:
         int64_t iterations
         double seconds
@@ -98,6 +102,7 @@ cdef extern from "eurosearch.h" nogil:
         int rollout_policy
         double eval_scale
         double widening
+        const es_eval_model *eval_model
     ctypedef struct es_search_stats:
         int64_t iterations
         int64_t nodes

@@ -148,7 +148,7 @@ def _norm(text: str) -> str:
 def test_header_and_library_are_installed():
     assert es.library_path().is_file()
     assert (es.include_dir() / "eurosearch.h").is_file()
-    assert lib.es_abi_version() == D["ES_ABI_VERSION"] == 7
+    assert lib.es_abi_version() == D["ES_ABI_VERSION"] == 8
     assert lib.es_game_count() >= 1
 
 

@@ -40,6 +40,7 @@ int es_mcts_watched(const es_game *g, const void *root, int player, const es_mct
         return ES_ERR_ARG;
     if (d->current_player(g, root) != player) return ES_ERR_PHASE;
     if (cfg->iterations <= 0 && cfg->seconds <= 0) return ES_ERR_ARG;
+    if (es_eval_model_check(g, cfg) != ES_OK) return ES_ERR_ARG;
 
     if (cfg->information_sets == 2) return es_mcts_mo(g, root, player, cfg, stop, moves, visits, values, cap, stats);
     int64_t limit = tree_node_limit(cfg);

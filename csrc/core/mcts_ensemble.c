@@ -113,6 +113,7 @@ int es_mcts_ensemble(const es_game *g, const void *s, int player, const es_mcts_
     if (player < 0 || player >= g->players) return ES_ERR_ARG;
     if (g->def->current_player(g, s) != player) return ES_ERR_PHASE;
     if (cfg->iterations <= 0 && cfg->seconds <= 0) return ES_ERR_ARG;
+    if (es_eval_model_check(g, cfg) != ES_OK) return ES_ERR_ARG;
     if (threads > worlds) threads = worlds;
 
     int per = g->def->max_moves;   /* a root lists at most this many children */

@@ -210,11 +210,25 @@ static inline es_move view_of(const es_game *g, const void *s, es_move m, int vi
     return info_sets && g->def->move_view ? g->def->move_view(g, s, m, viewer) : m;
 }
 
-/* Returns from an evaluation: a softmax over the estimated scores (a win-chance proxy). */
-static inline void evaluation_returns(const es_game *g, const void *s, double scale, double *returns) {
+/* Returns from an evaluation: a softmax over the estimated scores (a win-chance proxy), or
+ * over the learned model's logits (es_eval_model: each player's observation, weighted). */
+static inline void evaluation_returns(const es_game *g, const es_mcts_config *cfg, const void *s, double scale,
+                                      double *returns) {
     double v[ES_SEARCH_MAX_PLAYERS];
     es_evaluate(g, s, v);
-    es_softmax_returns(g->players, v, scale, returns);
+    const es_eval_model *m = cfg->eval_model;
+    if (!m) {
+        es_softmax_returns(g->players, v, scale, returns);
+        return;
+    }
+    float obs[ES_EVAL_MAX_FEATURES];
+    for (int q = 0; q < g->players; q++) {
+        g->def->observe(g, s, q, obs);
+        double logit = m->eval_weight * v[q];
+        for (int i = 0; i < m->size; i++) logit += (double)(m->weights[i] * obs[i]);
+        v[q] = logit;
+    }
+    es_softmax_returns(g->players, v, 1.0, returns);
 }
 
 /* From the leaf: a playout (random or greedy, to the end or to a depth) or the evaluation.
@@ -250,7 +264,7 @@ static inline int playout(const es_game *g, const es_mcts_config *cfg, void *s, 
         }
         d->apply(g, s, m);
     }
-    evaluation_returns(g, s, scale, returns);
+    evaluation_returns(g, cfg, s, scale, returns);
     return 1;
 }
 

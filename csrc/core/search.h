@@ -26,6 +26,14 @@ static inline void es_softmax_returns(int players, const double *v, double scale
     for (int p = 0; p < players; p++) out[p] /= sum;
 }
 
+/* Whether a search's learned evaluation (if any) fits the game: ES_OK or ES_ERR_ARG. */
+static inline int es_eval_model_check(const es_game *g, const es_mcts_config *cfg) {
+    const es_eval_model *m = cfg->eval_model;
+    if (!m) return ES_OK;
+    return m->weights && m->size == g->def->observation_size(g) && m->size <= ES_EVAL_MAX_FEATURES
+               ? ES_OK : ES_ERR_ARG;
+}
+
 /* Player p's score minus the best other player's (alone: the score). */
 static inline double es_score_margin(int players, const double *v, int p) {
     double best = -1e300;

@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define ES_ABI_VERSION 7   /* 2: es_game_def.random_move, es_random_move;
+#define ES_ABI_VERSION 8   /* 2: es_game_def.random_move, es_random_move;
                               3: es_request_stop, es_watch_stops, ES_ERR_INTERRUPTED;
                                  es_game_def.render_view, es_render_view,
                                  es_has_hidden_information;
@@ -31,7 +31,8 @@ extern "C" {
                                  es_field_item_name;
                               6: ES_K_DERIVED fields, es_game_def.derive, es_derive;
                                  es_mcts_config.widening;
-                              7: es_game_def.is_legal, es_is_legal, es_apply_cost */
+                              7: es_game_def.is_legal, es_is_legal, es_apply_cost;
+                              8: es_eval_model, es_mcts_config.eval_model */
 
 /* current_player() sentinels */
 #define ES_CHANCE (-1)
@@ -355,6 +356,17 @@ void es_watch_stops(int on);
 /* ---- search ---- */
 #define ES_SEARCH_MAX_PLAYERS 8
 
+/* A learned evaluation (python/eurosearch/evalmodel.py trains and loads one): player q's logit
+ * is weights . observe(s, q) + eval_weight * evaluate(s)[q], and the returns are the softmax of
+ * the logits over the players (win chances). `size` must be the game's observation_size and
+ * at most ES_EVAL_MAX_FEATURES. The weights are only read. */
+typedef struct es_eval_model {
+    int size;
+    const float *weights;
+    double eval_weight;
+} es_eval_model;
+#define ES_EVAL_MAX_FEATURES 4096
+
 typedef struct es_mcts_config {
     int64_t iterations;     /* stop after this many iterations (0: no limit) */
     double seconds;         /* stop after this much time (0: no limit; one of the two is needed) */
@@ -374,6 +386,8 @@ typedef struct es_mcts_config {
                                at most ceil(widening * sqrt(N + 1)) children, and each new child is
                                the best by the game's evaluation of ES_WIDEN_SAMPLE untried moves
                                drawn at random (for games listing thousands of moves) */
+    const es_eval_model *eval_model;   /* NULL: a playout cut short ends in the game's evaluation
+                                          (softmax with eval_scale); else in this learned one */
 } es_mcts_config;
 #define ES_WIDEN_SAMPLE 8
 
