@@ -33,7 +33,7 @@ class Clairvoyant(MCTSAgent):
     def search(self, state: Any, player: int, seed: int, information_sets: bool | None = None,
                started: float | None = None) -> tuple[list[int], list[int], list[float], dict[str, Any]]:
         started = time.monotonic() if started is None else started
-        return state.mcts(player, **self.search_settings(seed, False, started))
+        return state.mcts(player, **self.search_settings(seed, False, started, state.game))
 
 
 def run(game: str, seconds: float, games: int, seed: int) -> dict[str, Any]:

@@ -19,7 +19,7 @@ def test_specs_build_agents_and_bad_specs_list_the_valid_ones():
     assert agents.make("ismcts:seconds=0.01").information_sets
     with pytest.raises(ValueError, match="valid agents: ai, expectimax, heuristic, ismcts, mcts, moismcts, random"):
         agents.make("alphazero")
-    with pytest.raises(ValueError, match="valid keys: c, depth, iterations, max_nodes, rollout, scale, seconds, seed, threads, widening, worlds"):
+    with pytest.raises(ValueError, match="valid keys: c, depth, eval, iterations, max_nodes, rollout, scale, seconds, seed, threads, widening, worlds"):
         agents.make("mcts:width=3")
     with pytest.raises(ValueError, match="rollout must be one of random, greedy"):
         agents.make("mcts:rollout=smart")

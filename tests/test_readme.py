@@ -95,7 +95,7 @@ def test_every_python_block_runs_and_prints(readme_run) -> None:
 
 def test_every_command_line_is_checked() -> None:
     commands = _commands()
-    assert [c.split()[1] for c in commands] == ["play", "play", "replay", "match", "arena", "arena", "solve", "solve", "bench"]
+    assert [c.split()[1] for c in commands] == ["play", "play", "replay", "match", "arena", "arena", "solve", "solve", "bench", "train-eval"]
 
 
 def _play_in_browser(args: list[str], where: Path) -> None:

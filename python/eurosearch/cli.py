@@ -207,6 +207,42 @@ def cmd_data(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_eval(args: argparse.Namespace) -> int:
+    from .api import game
+    from .evalmodel import EvalModelError
+    from .evaltrain import train
+    from .progress import Progress
+    from .workers import WorkerError
+
+    try:
+        players = game(args.game, players=args.players).players
+        out = Path(args.out or f"{args.game}-{players}p.json")
+        if args.games < 2 or args.iterations < 1 or args.workers < 1:
+            raise ValueError("--games must be at least 2, --iterations and --workers at least 1")
+        if out.exists() and not args.force:
+            raise ValueError(f"{out} exists; --force replaces it")
+        warn = provisional_warning(args.game, game(args.game, players=players).data_sources())
+        if warn:
+            print(warn, file=sys.stderr)
+        with Progress(args.games, "games", enabled=False if args.no_progress else None) as bar:
+            model, report = train(args.game, players, games=args.games, iterations=args.iterations, seed=args.seed,
+                                  workers=args.workers, progress=lambda done: bar.update())
+        model.save(out, overwrite=args.force)
+    except (ValueError, WorkerError, EvalModelError, OSError) as exc:
+        print(f"eurosearch train-eval: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"file": str(out), **report}))
+    else:
+        print(f"{out}: {report['positions']} positions from {report['games']} games in {report['seconds']} s; "
+              f"held-out log-loss {report['heldout_log_loss']} (hand evaluation {report['hand_heldout_log_loss']}), "
+              f"winner ranked first {report['heldout_accuracy']:.1%} (hand {report['hand_heldout_accuracy']:.1%})")
+        if report["heldout_log_loss"] >= report["hand_heldout_log_loss"]:
+            print("note: the model predicts the held-out games no better than the game's own evaluation; "
+                  "train on more games before playing with it", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="eurosearch", description="Search engines for Euro board games.")
     p.add_argument("--version", action="version", version=f"eurosearch {__version__}")
@@ -294,6 +330,20 @@ def build_parser() -> argparse.ArgumentParser:
     dc.add_argument("--game", choices=games(), help="the game (default: the one the template header names)")
     dc.add_argument("--json", action="store_true", help="print the source report as one JSON object")
     d.set_defaults(func=cmd_data)
+
+    te = sub.add_parser("train-eval", help="learn an evaluation for MCTS from self-play (mcts:eval=learned or =FILE)")
+    te.add_argument("game", choices=games())
+    te.add_argument("--players", type=int, help="player count (default: the game's smallest)")
+    te.add_argument("--games", type=int, default=3000, help="self-play games (default 3000)")
+    te.add_argument("--iterations", type=int, default=500, help="MCTS iterations per self-play move (default 500)")
+    te.add_argument("--seed", type=int, default=0)
+    te.add_argument("--workers", type=int, default=1, help="processes playing the games (default 1)")
+    te.add_argument("--out", help="model file to write (default: GAME-Np.json here; the package's own are in "
+                    "eurosearch/data/eval/)")
+    te.add_argument("--force", action="store_true", help="replace an existing model file")
+    te.add_argument("--json", action="store_true", help="print the training report as one JSON object")
+    te.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
+    te.set_defaults(func=cmd_train_eval)
 
     from .play.cli import add_play_arguments, add_replay_arguments
     add_play_arguments(sub.add_parser("play", help="play a game against the AI, in the terminal or the browser"))

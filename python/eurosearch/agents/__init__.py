@@ -38,7 +38,7 @@ _flag.__name__ = "a flag (0/1)"
 #: name -> (factory, {parameter: type})
 _SEARCH = {"iterations": int, "seconds": float, "c": float, "seed": int, "max_nodes": int,
            "depth": int, "rollout": str, "scale": float, "worlds": int, "threads": int,
-           "widening": float}
+           "widening": float, "eval": str}
 
 REGISTRY: dict[str, tuple[Callable[..., Agent], dict[str, type]]] = {
     "ai": (AIAgent, {"seconds": float, "iterations": int, "threads": int, "seed": int}),

@@ -8,6 +8,7 @@ import random
 import time
 from typing import Any
 
+from .. import evalmodel
 from ..limits import check_count, check_seconds
 from .base import AgentBase
 
@@ -51,12 +52,16 @@ class MCTSAgent(AgentBase):
     ceil(widening * sqrt(N + 1)) children, each new one the best by the game's evaluation of
     a few untried moves drawn at random (progressive widening; 0, the default, tries every
     move once before any twice).
+    Evaluation: `eval` = "hand" (the default) ends a playout cut short in the game's own
+    evaluation; "learned" in the package's learned one for the game and player count
+    (python/eurosearch/evalmodel.py: win chances fitted to self-play); a file path in a model
+    the user trained with ``eurosearch train-eval``.
     """
 
     def __init__(self, iterations: int | None = None, seconds: float = 0.0, c: float = 1.4, seed: int = 0,
                  max_nodes: int = 0, information_sets: bool = False, depth: int = 20, rollout: str = "random",
                  scale: float = 0.5, worlds: int = 1, threads: int = 0, widening: float = 0.0,
-                 multi_observer: bool = False):
+                 multi_observer: bool = False, eval: str = "hand"):
         check_seconds("mcts seconds", seconds)
         if iterations is None:
             iterations = 0 if seconds > 0 else 1000
@@ -78,6 +83,10 @@ class MCTSAgent(AgentBase):
             raise ValueError(f"mcts widening must be a finite number >= 0 (0: off), got {widening!r}")
         if multi_observer and not information_sets:
             raise ValueError("mcts multi_observer needs information_sets (the moismcts agent)")
+        if not isinstance(eval, str) or not eval:
+            raise ValueError(f"mcts eval must be 'hand', 'learned' or a model file path, got {eval!r}")
+        self.eval = eval
+        self._models: dict[tuple[str, int], evalmodel.EvalModel | None] = {}
         self.widening = float(widening)
         self.multi_observer = bool(multi_observer)
         self.depth = depth
@@ -101,22 +110,34 @@ class MCTSAgent(AgentBase):
         overrides the agent's mode; `started` is when the move's clock started (default now)."""
         started = time.monotonic() if started is None else started
         ism = self.information_sets if information_sets is None else information_sets
-        search = self.search_settings(seed, ism, started)
+        search = self.search_settings(seed, ism, started, state.game)
         if self.worlds == 1:
             root = state if ism else state.determinize(player, seed)
             return root.mcts(player, **search)
         return state.mcts(player, worlds=self.worlds, threads=self.threads, **search)
 
-    def search_settings(self, seed: int, information_sets: bool, started: float) -> dict[str, Any]:
-        """The keyword arguments of State.mcts for one search of this agent (one tree), the time
-        budget less what Python has spent on the move since `started`."""
+    def model_for(self, game: Any) -> evalmodel.EvalModel | None:
+        """The learned evaluation this agent uses in `game` (None: the game's own), loaded
+        and checked once per game and player count."""
+        key = (game.name, game.players)
+        if key not in self._models:
+            self._models[key] = evalmodel.for_game(self.eval, game)
+        return self._models[key]
+
+    def search_settings(self, seed: int, information_sets: bool, started: float, game: Any = None) -> dict[str, Any]:
+        """The keyword arguments of State.mcts for one search of this agent (one tree) in
+        `game`, the time budget less what Python has spent on the move since `started`."""
         seconds = 0.0
         if self.seconds > 0:   # what Python has spent on this move already comes off the budget
             seconds = max(self.seconds - (time.monotonic() - started) - PYTHON_RESERVE, MIN_SEARCH_SECONDS)
-        return dict(iterations=self.iterations, seconds=seconds, exploration=self.c, information_sets=information_sets,
-                    max_nodes=self.max_nodes, seed=seed, rollout_depth=self.depth,
-                    rollout_policy=ROLLOUTS[self.rollout], eval_scale=self.scale, widening=self.widening,
-                    multi_observer=information_sets and self.multi_observer)
+        settings = dict(iterations=self.iterations, seconds=seconds, exploration=self.c,
+                        information_sets=information_sets, max_nodes=self.max_nodes, seed=seed,
+                        rollout_depth=self.depth, rollout_policy=ROLLOUTS[self.rollout], eval_scale=self.scale,
+                        widening=self.widening, multi_observer=information_sets and self.multi_observer)
+        model = self.model_for(game) if game is not None else None
+        if model is not None:
+            settings.update(model.search_arguments())
+        return settings
 
     def choose(self, state: Any, player: int) -> int:
         started = time.monotonic()
