@@ -146,7 +146,7 @@ def test_the_default_ai_plays_every_game_with_its_own_configuration(game):
     ai = agents.make("ai:iterations=200:threads=2:seed=1")
     move = ai.choose(s, s.current_player)
     assert move in s.legal_moves()
-    inner = ai.agent_for(game)
+    inner = ai.agent_for(game, s.game.players)
     assert inner.worlds == 2 and inner.threads == 2 and inner.iterations == 200
     assert ai.last_stats["iterations"] == 200
     # a fixed iteration budget is reproducible, whatever the thread count

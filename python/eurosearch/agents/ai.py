@@ -3,13 +3,16 @@
 
 ``ai:seconds=1`` is what ``eurosearch play`` and the README use. The configuration per game
 lives in PER_GAME below; a game without an entry (a new one) gets the safe choice for any
-game, information-set MCTS, which never looks at cards its player cannot see.
+game, information-set MCTS, which never looks at cards its player cannot see. ``eval:
+learned`` plays with the package's learned evaluation (evalmodel.py) at the player counts
+it ships one for, and with the game's own evaluation at the others.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..evalmodel import shipped_path
 from ..limits import check_count, check_seconds
 from .base import AgentBase
 from .mcts import MAX_WORLDS, MCTSAgent, cpu_count
@@ -17,10 +20,10 @@ from .mcts import MAX_WORLDS, MCTSAgent, cpu_count
 #: game -> MCTSAgent keyword arguments (besides the budget, threads and seed), chosen from
 #: the arena runs recorded in docs/strength.md ("The default AI").
 PER_GAME: dict[str, dict[str, Any]] = {
-    "vienna": {"information_sets": False, "depth": 20, "widening": 0.5},   # up to 224 moves
+    "vienna": {"information_sets": False, "depth": 20, "widening": 0.5, "eval": "learned"},   # up to 224 moves
     "coal_baron": {"information_sets": False, "depth": 20},
     "oh_my_goods": {"information_sets": True, "depth": 20},
-    "bruges": {"information_sets": True, "depth": 20},
+    "bruges": {"information_sets": True, "depth": 20, "eval": "learned"},
     "wolsung": {"information_sets": True, "depth": 20},
 }
 FALLBACK: dict[str, Any] = {"information_sets": True, "depth": 20}
@@ -46,20 +49,23 @@ class AIAgent(AgentBase):
         self.iterations = iterations
         self.threads = threads or cpu_count()
         self.seed = seed
-        self._agents: dict[str, MCTSAgent] = {}
+        self._agents: dict[tuple[str, int], MCTSAgent] = {}
 
-    def agent_for(self, game_name: str) -> MCTSAgent:
-        """The search this AI plays `game_name` with (made once per game)."""
-        if game_name not in self._agents:
-            config = PER_GAME.get(game_name, FALLBACK)
-            self._agents[game_name] = MCTSAgent(
+    def agent_for(self, game_name: str, players: int) -> MCTSAgent:
+        """The search this AI plays `game_name` with `players` players with (made once)."""
+        key = (game_name, players)
+        if key not in self._agents:
+            config = dict(PER_GAME.get(game_name, FALLBACK))
+            if config.get("eval") == "learned" and not shipped_path(game_name, players).exists():
+                config["eval"] = "hand"
+            self._agents[key] = MCTSAgent(
                 iterations=self.iterations, seconds=self.seconds, seed=self.seed, worlds=self.threads,
                 threads=self.threads, **config)
-        return self._agents[game_name]
+        return self._agents[key]
 
     @property
     def last_stats(self) -> dict[str, Any]:
         return next(iter(self._agents.values())).last_stats if self._agents else {}
 
     def choose(self, state: Any, player: int) -> int:
-        return self.agent_for(state.game.name).choose(state, player)
+        return self.agent_for(state.game.name, state.game.players).choose(state, player)

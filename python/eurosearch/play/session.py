@@ -59,7 +59,7 @@ def analyse(state: State, player: int, spec: str, seed: int, information_sets: b
     moves = state.legal_moves()
     agent = agent_registry.make(spec, seed=seed)
     if isinstance(agent, AIAgent):
-        agent = agent.agent_for(state.game.name)
+        agent = agent.agent_for(state.game.name, state.game.players)
     if not isinstance(agent, MCTSAgent):
         return Analysis(agent.choose(state, player), [], time.monotonic() - start)
     if len(moves) == 1:                       # nothing to weigh: no search, no alternatives
