@@ -205,7 +205,8 @@ def test_the_default_ai_uses_a_learned_evaluation_only_where_one_ships():
     ai = agents.make("ai:iterations=50:threads=1")
     assert ai.agent_for("vienna", 3).eval == "learned"      # docs/strength.md, stop 31
     assert ai.agent_for("bruges", 2).eval == "learned"
-    assert ai.agent_for("vienna", 4).eval == "hand"         # no model for 4 players
+    assert ai.agent_for("vienna", 4).eval == "learned"
+    assert ai.agent_for("bruges", 4).eval == "hand"         # no model for 4 players
     assert ai.agent_for("oh_my_goods", 2).eval == "hand"    # shipped, but slower than it gains
     s = decision_state("vienna", 3)
     assert ai.choose(s, s.current_player) in s.legal_moves()
