@@ -215,13 +215,14 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
     from .workers import WorkerError
 
     try:
-        players = game(args.game, players=args.players).players
+        g = game(args.game, players=args.players)
+        players = g.players
         out = Path(args.out or f"{args.game}-{players}p.json")
         if args.games < 2 or args.iterations < 1 or args.workers < 1:
             raise ValueError("--games must be at least 2, --iterations and --workers at least 1")
         if out.exists() and not args.force:
             raise ValueError(f"{out} exists; --force replaces it")
-        warn = provisional_warning(args.game, game(args.game, players=players).data_sources())
+        warn = provisional_warning(args.game, g.data_sources())
         if warn:
             print(warn, file=sys.stderr)
         with Progress(args.games, "games", enabled=False if args.no_progress else None) as bar:

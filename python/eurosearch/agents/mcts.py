@@ -124,7 +124,7 @@ class MCTSAgent(AgentBase):
             self._models[key] = evalmodel.for_game(self.eval, game)
         return self._models[key]
 
-    def search_settings(self, seed: int, information_sets: bool, started: float, game: Any = None) -> dict[str, Any]:
+    def search_settings(self, seed: int, information_sets: bool, started: float, game: Any) -> dict[str, Any]:
         """The keyword arguments of State.mcts for one search of this agent (one tree) in
         `game`, the time budget less what Python has spent on the move since `started`."""
         seconds = 0.0
@@ -134,7 +134,7 @@ class MCTSAgent(AgentBase):
                         information_sets=information_sets, max_nodes=self.max_nodes, seed=seed,
                         rollout_depth=self.depth, rollout_policy=ROLLOUTS[self.rollout], eval_scale=self.scale,
                         widening=self.widening, multi_observer=information_sets and self.multi_observer)
-        model = self.model_for(game) if game is not None else None
+        model = self.model_for(game)
         if model is not None:
             settings.update(model.search_arguments())
         return settings
