@@ -1438,17 +1438,19 @@ static void br_observe(const es_game *g, const void *sv, int player, float *out)
             o[19 + k] = s->pending[p][k] / 5.0f;   /* hand colours (public), drawn cards included */
         }
         o[24] = (float)(s->start == p);
-        for (int c = 0; c < BR_CARDS; c++) {
-            if (s->owner[c] != p || s->zone[c] == BR_Z_POOL || s->zone[c] == BR_Z_DISCARD) continue;
-            if (s->zone[c] == BR_Z_HAND) o[19 + d->card[c].colour] += 0.2f;
-            else if (s->zone[c] == BR_Z_HOUSE) o[25] += 0.1f;
-            else {
-                o[26] += 0.1f;
-                o[27] += (float)(s->flags[c] & BR_F_ROTATED);
-                o[28 + d->card[c].effect] += 1;
-            }
-        }
         i += BR_OBS_SEAT;
+    }
+    for (int c = 0; c < BR_CARDS; c++) {   /* each owned card adds to its owner's seat, in card order */
+        int p = s->owner[c];
+        if (p >= n || s->zone[c] == BR_Z_POOL || s->zone[c] == BR_Z_DISCARD) continue;
+        float *o = out + ((p - player + n) % n) * BR_OBS_SEAT;
+        if (s->zone[c] == BR_Z_HAND) o[19 + d->card[c].colour] += 0.2f;
+        else if (s->zone[c] == BR_Z_HOUSE) o[25] += 0.1f;
+        else {
+            o[26] += 0.1f;
+            o[27] += (float)(s->flags[c] & BR_F_ROTATED);
+            o[28 + d->card[c].effect] += 1;
+        }
     }
     if (s->phase != BR_PH_OVER && !is_chance(s)) out[i + (s->cur - player + n) % n] = 1;
     i += n;

@@ -2270,37 +2270,38 @@ static int omg_observation_size(const es_game *g) {
     return OMG_NCARDS * (6 + 2 * n) + n * (4 + 3 * OMG_SLOTS + 2) + OMG_NASSIST * (n + 4) + OMG_NSTAGES + 6 + 2 * n + 6;
 }
 
-static int observe_impl(const es_game *g, const omg_state *real, int viewer, float *out) {
+/* The vector reads the state as omg_redact would show it to `viewer`, without building that
+ * copy (the learned evaluation calls this at every MCTS leaf): an unseen card is "somewhere
+ * hidden" (loc 255), and an opponent's phase being committed hides its sub-step and payment.
+ * The vector is mostly zeros: clear it, then set the few ones. */
+static int observe_impl(const es_game *g, const omg_state *s, int viewer, float *out) {
     const omg_data *d = DATA(g);
-    omg_state view;
-    omg_redact(g, real, viewer, &view);
-    const omg_state *s = &view;
-    int n = g->players, i = 0;
-#define PUT(x) (out[i++] = (float)(x))
-    for (int c = 0; c < OMG_NCARDS; c++) {
-        int l = s->loc[c];
-        PUT(l == OMG_L_HAND + viewer);
-        PUT(l == OMG_L_ASIDE + viewer || s->pend_aside[viewer] == c);
-        PUT(l == OMG_L_MARKET1 || l == OMG_L_MARKET2);
-        PUT(l == OMG_L_DISCARD);
-        PUT(l == OMG_L_DECK);
-        PUT(es_bits128_test(s->pending[viewer], c));
-        for (int r = 0; r < n; r++) {
-            int q = (viewer + r) % n;
-            PUT(l == OMG_L_BUILT + q);
-            PUT(l >= OMG_L_GOOD + q * OMG_SLOTS && l < OMG_L_GOOD + (q + 1) * OMG_SLOTS);
-        }
+    int n = g->players, i = 0, width = 6 + 2 * n;
+    int hidden_commit = s->actor >= 0 && s->actor != viewer && committing(s);
+    int rel[OMG_MAXP];   /* seat relative to the viewer */
+    for (int q = 0; q < n; q++) rel[q] = (q - viewer + n) % n;
+    memset(out, 0, sizeof(float) * (size_t)(OMG_NCARDS * width));
+    for (int c = 0; c < OMG_NCARDS; c++, i += width) {
+        float *row = out + i;
+        int l = (s->seen[c] >> viewer) & 1 ? s->loc[c] : 255;
+        if (l == OMG_L_HAND + viewer) row[0] = 1;
+        if (l == OMG_L_ASIDE + viewer || s->pend_aside[viewer] == c) row[1] = 1;
+        if (l == OMG_L_MARKET1 || l == OMG_L_MARKET2) row[2] = 1;
+        if (l == OMG_L_DISCARD) row[3] = 1;
+        if (l == OMG_L_DECK) row[4] = 1;
+        if (es_bits128_test(s->pending[viewer], c)) row[5] = 1;
+        if (l >= OMG_L_BUILT && l < OMG_L_BUILT + n) row[6 + 2 * rel[l - OMG_L_BUILT]] = 1;
+        if (l >= OMG_L_GOOD && l < OMG_L_GOOD + n * OMG_SLOTS) row[7 + 2 * rel[(l - OMG_L_GOOD) / OMG_SLOTS]] = 1;
     }
+#define PUT(x) (out[i++] = (float)(x))
     for (int r = 0; r < n; r++) {
         int q = (viewer + r) % n;
-        int hidden_hand = 0;
-        for (int c = 0; c < OMG_NCARDS; c++) hidden_hand += real->loc[c] == OMG_L_HAND + q;
-        PUT(hidden_hand / 10.0);
+        PUT(hand_size(s, q) / 10.0);
         PUT(s->aside[q] >= 0);
-        PUT(gold(d, real, q) / 20.0);
-        PUT(score(d, real, q) / 30.0);
+        PUT(gold(d, s, q) / 20.0);
+        PUT(score(d, s, q) / 30.0);
         for (int k = 0; k < OMG_SLOTS; k++) {
-            PUT(real->goods_n[q][k] / 10.0);
+            PUT(s->goods_n[q][k] / 10.0);
             PUT(s->worker_slot[q] == k ? (s->worker_exact[q] ? 1.0 : 0.5) : 0.0);
             PUT(((s->produced[q] >> k) & 1) + ((s->tried[q] >> k) & 1) * 0.5);
         }
@@ -2315,19 +2316,19 @@ static int observe_impl(const es_game *g, const omg_state *real, int viewer, flo
         PUT((asst_at(s, a, s->asst_owner[a] == viewer) + 1) / 10.0);
     }
     for (int st = 1; st <= OMG_NSTAGES; st++) PUT(s->stage == st);
-    PUT(s->sub / 5.0);
+    PUT((hidden_commit && s->sub == OMG_SUB_PAY ? OMG_SUB_NONE : s->sub) / 5.0);
     PUT(s->round / 20.0);
-    PUT(es_bits128_count(real->deck) / 94.0);
-    PUT(es_bits128_count(real->discard) / 94.0);
+    PUT(es_bits128_count(s->deck) / 94.0);
+    PUT(es_bits128_count(s->discard) / 94.0);
     PUT(s->end_triggered);
     PUT(s->final_full);
     for (int r = 0; r < n; r++) PUT(s->actor == (viewer + r) % n);
     for (int r = 0; r < n; r++) PUT(s->start == (viewer + r) % n);
     PUT((s->pend_worker[viewer] + 1) / 10.0);
     PUT(s->pend_exact[viewer]);
-    PUT(s->p2_step / 3.0);
-    PUT(s->pay_total / 20.0);
-    PUT(s->pay_cost / 20.0);
+    PUT(hidden_commit ? 0 : s->p2_step / 3.0);
+    PUT(hidden_commit ? 0 : s->pay_total / 20.0);
+    PUT(hidden_commit ? 0 : s->pay_cost / 20.0);
     PUT(s->row_suns / 2.0);
 #undef PUT
     return i;
