@@ -110,34 +110,66 @@ def log_loss(logits: np.ndarray, win: np.ndarray) -> tuple[float, float]:
     return float(-(win * log_p).sum(axis=1).mean()), float((logits.argmax(axis=1) == win.argmax(axis=1)).mean())
 
 
-def _adam(x: np.ndarray, win: np.ndarray, w: np.ndarray, l2: float, steps: int, lr: float = 0.02) -> np.ndarray:
-    """Minimise the conditional-logit loss plus l2/2 |w|^2 over standardised features x[n, p, f]."""
-    n, p, f = x.shape
-    flat = x.reshape(n * p, f)
-    w = w.copy()
-    m = np.zeros(f)
-    v = np.zeros(f)
+CHUNK_ROWS = 1 << 16     # rows per pass when summing feature moments (bounded temporaries)
+
+
+def _moments(flat: np.ndarray, evf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and standard deviation of each feature column (the evaluation last), summed in
+    float64 a chunk at a time: never a float64 copy of the whole matrix."""
+    total = np.zeros(flat.shape[1] + 1)
+    squares = np.zeros(flat.shape[1] + 1)
+    for start in range(0, len(flat), CHUNK_ROWS):
+        chunk = flat[start:start + CHUNK_ROWS].astype(np.float64)
+        total[:-1] += chunk.sum(axis=0)
+        squares[:-1] += (chunk * chunk).sum(axis=0)
+    total[-1], squares[-1] = evf.sum(), (evf * evf).sum()
+    mean = total / len(flat)
+    sd = np.sqrt(np.maximum(squares / len(flat) - mean * mean, 0.0))
+    sd[sd < 1e-6] = 1.0
+    return mean, sd
+
+
+def _logits(flat: np.ndarray, evf: np.ndarray, w: np.ndarray, players: int) -> np.ndarray:
+    """Each row's logit under raw-feature weights w (the evaluation's last), per position."""
+    return (flat @ w[:-1].astype(np.float32) + evf * w[-1]).reshape(-1, players)
+
+
+def _adam(flat: np.ndarray, evf: np.ndarray, win: np.ndarray, train: np.ndarray, mean: np.ndarray,
+          sd: np.ndarray, u: np.ndarray, l2: float, steps: int, lr: float = 0.02) -> np.ndarray:
+    """Minimise the conditional-logit loss on the positions where `train` holds, plus
+    l2/2 |u|^2, over the weights u of the standardised features (the raw weights are u / sd).
+
+    The features are never copied: a standardised logit differs from the raw one by a shift
+    common to every player of a position (it cancels in the softmax), and the gradient's
+    standardisation is applied to the product with the raw matrix."""
+    players = win.shape[1]
+    keep = (np.repeat(train, players) / train.sum()).astype(np.float32)   # held-out rows weigh 0
+    u = u.copy()
+    m = np.zeros_like(u)
+    v = np.zeros_like(u)
+    raw_grad = np.empty_like(u)
     for t in range(1, steps + 1):
-        logits = (flat @ w.astype(np.float32)).reshape(n, p)   # float32 products: no float64 copy of x
+        logits = _logits(flat, evf, u / sd, players)
         z = np.exp(logits - logits.max(axis=1, keepdims=True))
-        residual = ((z / z.sum(axis=1, keepdims=True) - win).reshape(n * p) / n).astype(np.float32)
-        grad = flat.T @ residual + l2 * w
+        residual = (z / z.sum(axis=1, keepdims=True) - win).reshape(-1).astype(np.float32) * keep
+        raw_grad[:-1] = flat.T @ residual
+        raw_grad[-1] = evf @ residual
+        grad = (raw_grad - mean * float(residual.sum(dtype=np.float64))) / sd + l2 * u
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad * grad
-        w -= lr * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
-    return w
+        u -= lr * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
+    return u
 
 
 def fit(records: Records, name: str, players: int, steps: int = STEPS, l2_grid: tuple[float, ...] = L2_GRID,
         training: dict[str, Any] | None = None) -> tuple[EvalModel, dict[str, Any]]:
     """Fit the model on four games in five and return it with a report of its log-loss and
-    accuracy on the fifth, held out, beside the hand evaluation's (at the default scale)."""
+    accuracy on the fifth, held out, beside the hand evaluation's (at the default scale).
+    Memory: the records and a few vectors of one float per row (no copy of the features)."""
     n, p, f = records.obs.shape
-    x = np.concatenate([records.obs, records.ev[:, :, None].astype(np.float32)], axis=2)
-    mean = x.reshape(-1, f + 1).mean(axis=0)
-    sd = x.reshape(-1, f + 1).std(axis=0)
-    sd[sd < 1e-6] = 1.0
-    xs = ((x - mean) / sd).astype(np.float32)
+    flat = records.obs.reshape(n * p, f)
+    evf = records.ev.reshape(n * p).astype(np.float32)
+    mean, sd = _moments(flat, evf)
     test = records.game_id % HOLDOUT_EVERY == 0
     if test.all() or not test.any():
         raise ValueError("train-eval needs at least 2 self-play games with positions (one is held out)")
@@ -145,10 +177,10 @@ def fit(records: Records, name: str, players: int, steps: int = STEPS, l2_grid: 
     start[f] = DEFAULT_SCALE * sd[f]
     best: tuple[float, float, float, np.ndarray] | None = None
     for l2 in l2_grid:
-        w = _adam(xs[~test], records.win[~test], start, l2, steps)
-        loss, acc = log_loss(xs[test] @ w, records.win[test])
+        u = _adam(flat, evf, records.win, ~test, mean, sd, start, l2, steps)
+        loss, acc = log_loss(_logits(flat, evf, u / sd, p)[test], records.win[test])
         if best is None or loss < best[0]:
-            best = (loss, acc, l2, w)
+            best = (loss, acc, l2, u)
     assert best is not None
     hand_loss, hand_acc = log_loss(DEFAULT_SCALE * records.ev[test], records.win[test])
     w = best[3] / sd
