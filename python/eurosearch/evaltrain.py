@@ -90,12 +90,26 @@ def self_play(name: str, players: int, games: int, iterations: int = 500, depth:
                 parts[game_seed] = part
             if progress:
                 progress(done)
-    order = sorted(parts)
-    if not order:
+    if not parts:
         raise ValueError(f"self-play of {name} kept no positions")
-    return Records(obs=np.concatenate([parts[k][0] for k in order]), ev=np.concatenate([parts[k][1] for k in order]),
-                   win=np.concatenate([parts[k][2] for k in order]),
-                   game_id=np.concatenate([np.full(len(parts[k][0]), k) for k in order]))
+    return _gather(parts)
+
+
+def _gather(parts: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]) -> Records:
+    """The games' positions in seed order, each game's arrays released once copied (the
+    observations are most of the memory: never two copies of them at once)."""
+    n = sum(len(part[0]) for part in parts.values())
+    first = next(iter(parts.values()))
+    records = Records(obs=np.empty((n, *first[0].shape[1:]), dtype=first[0].dtype),
+                      ev=np.empty((n, *first[1].shape[1:])), win=np.empty((n, *first[2].shape[1:])),
+                      game_id=np.empty(n, dtype=np.int64))
+    at = 0
+    for seed in sorted(parts):
+        obs, ev, win = parts.pop(seed)
+        rows = slice(at, at + len(obs))
+        records.obs[rows], records.ev[rows], records.win[rows], records.game_id[rows] = obs, ev, win, seed
+        at += len(obs)
+    return records
 
 
 def _play_with_seed(task: tuple[str, int, int, int, int]) -> tuple[int, Any]:
