@@ -207,6 +207,19 @@ def test_the_default_ai_uses_a_learned_evaluation_only_where_one_ships():
     assert ai.agent_for("bruges", 2).eval == "learned"
     assert ai.agent_for("vienna", 4).eval == "learned"
     assert ai.agent_for("bruges", 4).eval == "hand"         # no model for 4 players
-    assert ai.agent_for("oh_my_goods", 2).eval == "hand"    # shipped, but slower than it gains
+    assert ai.agent_for("oh_my_goods", 2).eval == "learned"   # stop 32: now level at equal time
+    assert ai.agent_for("oh_my_goods", 3).eval == "hand"
     s = decision_state("vienna", 3)
     assert ai.choose(s, s.current_player) in s.legal_moves()
+
+
+def test_self_play_games_are_gathered_in_seed_order_without_changing_a_value():
+    from eurosearch.evaltrain import _gather
+    rng = np.random.default_rng(0)
+    parts = {seed: (rng.random((k, 2, 3)).astype(np.float32), rng.random((k, 2)), rng.random((k, 2)))
+             for seed, k in ((7, 3), (2, 4), (5, 1))}
+    expected = [np.concatenate([parts[seed][i] for seed in (2, 5, 7)]) for i in range(3)]
+    records = _gather(dict(parts))
+    for got, want in zip((records.obs, records.ev, records.win), expected):
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+    assert records.game_id.tolist() == [2, 2, 2, 2, 5, 7, 7, 7]
