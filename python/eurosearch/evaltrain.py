@@ -124,7 +124,7 @@ def log_loss(logits: np.ndarray, win: np.ndarray) -> tuple[float, float]:
     return float(-(win * log_p).sum(axis=1).mean()), float((logits.argmax(axis=1) == win.argmax(axis=1)).mean())
 
 
-CHUNK_ROWS = 1 << 16     # rows per pass when summing feature moments (bounded temporaries)
+CHUNK_ROWS = 1 << 13     # rows per pass when summing feature moments (temporaries of ~100 MB at most)
 
 
 def _moments(flat: np.ndarray, evf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
