@@ -97,7 +97,8 @@ def self_play(name: str, players: int, games: int, iterations: int = 500, depth:
 
 def _gather(parts: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]) -> Records:
     """The games' positions in seed order, each game's arrays released once copied (the
-    observations are most of the memory: never two copies of them at once)."""
+    observations are most of the memory: the program never holds them twice, though the
+    allocator may keep the freed blocks, so the process can still peak near twice their size)."""
     n = sum(len(part[0]) for part in parts.values())
     first = next(iter(parts.values()))
     records = Records(obs=np.empty((n, *first[0].shape[1:]), dtype=first[0].dtype),
@@ -124,7 +125,7 @@ def log_loss(logits: np.ndarray, win: np.ndarray) -> tuple[float, float]:
     return float(-(win * log_p).sum(axis=1).mean()), float((logits.argmax(axis=1) == win.argmax(axis=1)).mean())
 
 
-CHUNK_ROWS = 1 << 13     # rows per pass when summing feature moments (temporaries of ~100 MB at most)
+CHUNK_ROWS = 1 << 13     # rows per pass when summing feature moments (two float64 temporaries of ~100 MB)
 
 
 def _moments(flat: np.ndarray, evf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
