@@ -12,7 +12,7 @@ import eurosearch as es
 from eurosearch import agents, evalmodel
 from eurosearch.cli import main
 from eurosearch.evalmodel import EvalModel, EvalModelError
-from eurosearch.evaltrain import Records, fit, log_loss
+from eurosearch.evaltrain import Records, fit, log_loss, self_play
 
 
 def decision_state(name: str, players: int, seed: int = 1):
@@ -199,6 +199,24 @@ def test_train_eval_command_writes_a_model_the_agent_plays_with(tmp_path, capsys
     assert move in s.legal_moves()
     assert main(["train-eval", "wolsung", "--games", "6", "--out", str(out), "--no-progress"]) == 2
     assert "exists" in capsys.readouterr().err
+
+
+def test_train_eval_can_self_play_with_an_earlier_model(tmp_path, capsys):
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    assert main(["train-eval", "wolsung", "--games", "4", "--iterations", "20", "--out", str(first),
+                 "--no-progress"]) == 0
+    assert evalmodel.load(first).training["self_play_eval"] == "hand"
+    assert main(["train-eval", "wolsung", "--games", "4", "--iterations", "20", "--out", str(second),
+                 "--eval", str(first), "--no-progress"]) == 0
+    assert evalmodel.load(second).training["self_play_eval"] == str(first)
+    # the model steers the self-play searches: the same seeds play other games
+    by_hand = self_play("wolsung", 2, 2, iterations=20)
+    by_model = self_play("wolsung", 2, 2, iterations=20, eval_spec=str(first))
+    assert by_hand.obs.shape != by_model.obs.shape or not np.array_equal(by_hand.obs, by_model.obs)
+    capsys.readouterr()
+    assert main(["train-eval", "wolsung", "--games", "4", "--out", str(tmp_path / "x.json"),
+                 "--eval", str(tmp_path / "missing.json"), "--no-progress"]) == 2
+    assert "missing.json" in capsys.readouterr().err and not (tmp_path / "x.json").exists()
 
 
 def test_the_default_ai_uses_a_learned_evaluation_only_where_one_ships():

@@ -226,8 +226,8 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
         if warn:
             print(warn, file=sys.stderr)
         with Progress(args.games, "games", enabled=False if args.no_progress else None) as bar:
-            model, report = train(args.game, players, games=args.games, iterations=args.iterations, seed=args.seed,
-                                  workers=args.workers, progress=lambda done: bar.update())
+            model, report = train(g, games=args.games, iterations=args.iterations, seed=args.seed,
+                                  workers=args.workers, progress=lambda done: bar.update(), eval_spec=args.eval)
         model.save(out, overwrite=args.force)
     except (ValueError, WorkerError, EvalModelError, OSError) as exc:
         print(f"eurosearch train-eval: {exc}", file=sys.stderr)
@@ -338,6 +338,8 @@ def build_parser() -> argparse.ArgumentParser:
     te.add_argument("--games", type=int, default=3000, help="self-play games (default 3000)")
     te.add_argument("--iterations", type=int, default=500, help="MCTS iterations per self-play move (default 500)")
     te.add_argument("--seed", type=int, default=0)
+    te.add_argument("--eval", default="hand", help="the evaluation the self-play searches use: hand (default), "
+                    "learned (the shipped model) or a model file, to train a model from its predecessor's play")
     te.add_argument("--workers", type=int, default=1, help="processes playing the games (default 1)")
     te.add_argument("--out", help="model file to write (default: GAME-Np.json here; the package's own are in "
                     "eurosearch/data/eval/)")

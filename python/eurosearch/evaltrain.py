@@ -1,6 +1,7 @@
 """Training a learned evaluation (python/eurosearch/evalmodel.py) from self-play, for any game.
 
-1. Self-play: MCTS (in C, the game's own evaluation, a fixed iteration budget) plays whole
+1. Self-play: MCTS (in C, a fixed iteration budget, with the game's own evaluation or a
+   model given by ``eval=``, so a model can be trained from the play of the one before) plays whole
    games; at a random 30% of the decision points every player's observation and the game's
    evaluation are kept, and each is labelled, once the game is over, with each player's
    share of the win (1 for the winner, split on a tie).
@@ -24,7 +25,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from .evalmodel import EvalModel
+from .evalmodel import EvalModel, for_game
 
 SAMPLE_RATE = 0.3        # the share of decision points kept (fewer near-duplicate neighbours)
 HOLDOUT_EVERY = 5        # every fifth game is held out to choose the penalty and report
@@ -44,12 +45,17 @@ class Records:
     game_id: np.ndarray
 
 
-def play_one(task: tuple[str, int, int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+Task = tuple[str, int, int, int, str, int]   # game, players, iterations, rollout depth, eval spec, seed
+
+
+def play_one(task: Task) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """One self-play game (a worker's task): (obs, ev, win shares) of its sampled positions."""
     from .api import game as make_game   # a worker process imports the package afresh
 
-    name, players, iterations, depth, seed = task
+    name, players, iterations, depth, eval_spec, seed = task
     g = make_game(name, players=players)
+    model = for_game(eval_spec, g)
+    search = model.search_arguments() if model else {}
     s = g.new_state(seed=seed)
     rng = random.Random(seed)
     obs: list[np.ndarray] = []
@@ -63,7 +69,8 @@ def play_one(task: tuple[str, int, int, int, int]) -> tuple[np.ndarray, np.ndarr
             obs.append(np.stack([np.asarray(s.observation(q), dtype=np.float32) for q in range(players)]))
             ev.append(list(s.evaluate()))
         root = s.determinize(p, rng.getrandbits(62)) if g.has_hidden_information else s
-        moves, visits, _, _ = root.mcts(p, iterations=iterations, seed=rng.getrandbits(62), rollout_depth=depth)
+        moves, visits, _, _ = root.mcts(p, iterations=iterations, seed=rng.getrandbits(62), rollout_depth=depth,
+                                     **search)
         s.apply(moves[int(np.argmax(visits))])
     if not obs:
         return None
@@ -74,11 +81,12 @@ def play_one(task: tuple[str, int, int, int, int]) -> tuple[np.ndarray, np.ndarr
 
 
 def self_play(name: str, players: int, games: int, iterations: int = 500, depth: int = 20, seed: int = 0,
-              workers: int = 1, progress: Callable[[int], None] | None = None) -> Records:
-    """`games` self-play games of `name` on `workers` processes (the arena's worker pool)."""
+              workers: int = 1, progress: Callable[[int], None] | None = None, eval_spec: str = "hand") -> Records:
+    """`games` self-play games of `name` on `workers` processes (the arena's worker pool), the
+    searches evaluating with `eval_spec` (``hand``, ``learned`` or a model file, as ``eval=``)."""
     from .workers import WorkerPool
 
-    tasks = [(name, players, iterations, depth, seed + i) for i in range(games)]
+    tasks = [(name, players, iterations, depth, eval_spec, seed + i) for i in range(games)]
     parts: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
     with contextlib.ExitStack() as stack:
         if workers <= 1:
@@ -113,7 +121,7 @@ def _gather(parts: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]) -> Reco
     return records
 
 
-def _play_with_seed(task: tuple[str, int, int, int, int]) -> tuple[int, Any]:
+def _play_with_seed(task: Task) -> tuple[int, Any]:
     return task[-1], play_one(task)
 
 
@@ -206,16 +214,18 @@ def fit(records: Records, name: str, players: int, steps: int = STEPS, l2_grid: 
     return model, report
 
 
-def train(name: str, players: int, games: int = 3000, iterations: int = 500, depth: int = 20, seed: int = 0,
-          workers: int = 1, progress: Callable[[int], None] | None = None) -> tuple[EvalModel, dict[str, Any]]:
-    """Self-play and fit: a learned evaluation for `name` with `players` players."""
-    from .api import game as make_game
-
-    g = make_game(name, players=players)
+def train(game: Any, games: int = 3000, iterations: int = 500, depth: int = 20, seed: int = 0,
+          workers: int = 1, progress: Callable[[int], None] | None = None,
+          eval_spec: str = "hand") -> tuple[EvalModel, dict[str, Any]]:
+    """Self-play and fit: a learned evaluation for `game` (an ``es.game(...)``) at its player
+    count; the self-play searches evaluate with `eval_spec` (checked here, before any game)."""
+    name, players = game.name, game.players
+    self_play_model = for_game(eval_spec, game)
     started = time.monotonic()
-    records = self_play(name, players, games, iterations, depth, seed, workers, progress)
-    sources = g.data_sources()
+    records = self_play(name, players, games, iterations, depth, seed, workers, progress, eval_spec)
+    sources = game.data_sources()
     training = {"self_play_games": games, "iterations": iterations, "rollout_depth": depth, "seed": seed,
+                "self_play_eval": "hand" if self_play_model is None else eval_spec,
                 "data_status": sources.get("status", ""), "provisional": sources.get("provisional", 0) > 0}
     model, report = fit(records, name, players, training=training)
     report["seconds"] = round(time.monotonic() - started, 1)
