@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .files import read_text, write_atomically
 from .gamedata import DataError
 
 FORMAT = "eurosearch-eval-model"
@@ -73,10 +73,7 @@ class EvalModel:
         target = Path(path)
         if target.exists() and not overwrite:
             raise FileExistsError(f"{target} exists; pass overwrite=True (--force) to replace it")
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_dict(), indent=1) + "\n")
-        os.replace(tmp, target)
-        return target
+        return write_atomically(target, json.dumps(self.to_dict(), indent=1) + "\n")
 
 
 def _field(doc: dict[str, Any], key: str, kinds: tuple[type, ...], where: str) -> Any:
@@ -119,10 +116,7 @@ def from_dict(doc: Any, where: str = "evaluation model") -> EvalModel:
 def load(path: str | Path) -> EvalModel:
     """Read a model file written by EvalModel.save (or shipped with the package)."""
     p = Path(path)
-    try:
-        text = p.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise EvalModelError(f"cannot read evaluation model {p}: {exc}") from None
+    text = read_text(p, EvalModelError, "evaluation model")
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from .files import read_text
+
 #: Source tags, from the surest to the least sure.
 TAGS: tuple[str, ...] = ("rulebook", "external-high", "external-medium", "external-low", "provisional")
 
@@ -27,16 +29,10 @@ class DataError(ValueError):
 def read_file(path: str | Path) -> dict[str, Any]:
     """Parse a ``.toml`` or ``.json`` data file into a dict."""
     p = Path(path)
+    text = read_text(p, DataError, "data file")
     try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise DataError(f"cannot read data file {p}: {exc.strerror or exc}") from None
-    try:
-        if p.suffix.lower() == ".json":
-            data = json.loads(raw.decode("utf-8"))
-        else:
-            data = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+        data = json.loads(text) if p.suffix.lower() == ".json" else tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
         raise DataError(f"{p}: not a valid {p.suffix.lstrip('.') or 'TOML'} file: {exc}") from None
     if not isinstance(data, dict):
         raise DataError(f"{p}: the top level must be a table")

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..api import Game, State, game as make_game
 from ..errors import IllegalMoveError, StateFormatError
+from ..files import read_text, write_atomically
 
 FORMAT = 1
 CHANCE_PLAYER = -1
@@ -62,10 +63,7 @@ class GameRecord:
     def save(self, path: str | Path) -> None:
         """Write the record; written to a temporary file first so a failure never leaves a
         half-written record in place of an old one."""
-        path = Path(path)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(self.to_json())
-        tmp.replace(path)
+        write_atomically(path, self.to_json())
 
 
 def options_dict(g: Game) -> dict[str, Any]:
@@ -124,11 +122,7 @@ def parse_record(text: str) -> GameRecord:
 
 def load_record(path: str | Path) -> GameRecord:
     """Read a record file; StateFormatError for a missing, unreadable or corrupt file."""
-    try:
-        text = Path(path).read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StateFormatError(f"cannot read game record {path}: {exc}") from None
-    return parse_record(text)
+    return parse_record(read_text(path, StateFormatError, "game record"))
 
 
 def game_of(rec: GameRecord, data: str | Path | None = None) -> Game:
