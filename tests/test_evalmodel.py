@@ -211,7 +211,7 @@ def test_train_eval_can_self_play_with_an_earlier_model(tmp_path, capsys):
     assert evalmodel.load(second).training["self_play_eval"] == str(first)
     # the model steers the self-play searches: the same seeds play other games
     by_hand = self_play("wolsung", 2, 2, iterations=20)
-    by_model = self_play("wolsung", 2, 2, iterations=20, eval_spec=str(first))
+    by_model = self_play("wolsung", 2, 2, iterations=20, search=evalmodel.load(first).search_arguments())
     assert by_hand.obs.shape != by_model.obs.shape or not np.array_equal(by_hand.obs, by_model.obs)
     capsys.readouterr()
     assert main(["train-eval", "wolsung", "--games", "4", "--out", str(tmp_path / "x.json"),

@@ -1,7 +1,7 @@
 """Training a learned evaluation (python/eurosearch/evalmodel.py) from self-play, for any game.
 
 1. Self-play: MCTS (in C, a fixed iteration budget, with the game's own evaluation or a
-   model given by ``eval=``, so a model can be trained from the play of the one before) plays whole
+   model given by ``--eval``, so a model can be trained from the play of the one before) plays whole
    games; at a random 30% of the decision points every player's observation and the game's
    evaluation are kept, and each is labelled, once the game is over, with each player's
    share of the win (1 for the winner, split on a tie).
@@ -45,17 +45,16 @@ class Records:
     game_id: np.ndarray
 
 
-Task = tuple[str, int, int, int, str, int]   # game, players, iterations, rollout depth, eval spec, seed
+#: game, players, iterations, rollout depth, extra ``State.mcts`` arguments (a model's weights), seed
+Task = tuple[str, int, int, int, dict[str, Any], int]
 
 
 def play_one(task: Task) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """One self-play game (a worker's task): (obs, ev, win shares) of its sampled positions."""
     from .api import game as make_game   # a worker process imports the package afresh
 
-    name, players, iterations, depth, eval_spec, seed = task
+    name, players, iterations, depth, search, seed = task
     g = make_game(name, players=players)
-    model = for_game(eval_spec, g)
-    search = model.search_arguments() if model else {}
     s = g.new_state(seed=seed)
     rng = random.Random(seed)
     obs: list[np.ndarray] = []
@@ -81,12 +80,14 @@ def play_one(task: Task) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
 
 
 def self_play(name: str, players: int, games: int, iterations: int = 500, depth: int = 20, seed: int = 0,
-              workers: int = 1, progress: Callable[[int], None] | None = None, eval_spec: str = "hand") -> Records:
-    """`games` self-play games of `name` on `workers` processes (the arena's worker pool), the
-    searches evaluating with `eval_spec` (``hand``, ``learned`` or a model file, as ``eval=``)."""
+              workers: int = 1, progress: Callable[[int], None] | None = None,
+              search: dict[str, Any] | None = None) -> Records:
+    """`games` self-play games of `name` on `workers` processes (the arena's worker pool), each
+    search given the extra ``State.mcts`` arguments `search` (a model's ``search_arguments()``:
+    the model is loaded once, by the caller, and travels with the tasks)."""
     from .workers import WorkerPool
 
-    tasks = [(name, players, iterations, depth, eval_spec, seed + i) for i in range(games)]
+    tasks = [(name, players, iterations, depth, search or {}, seed + i) for i in range(games)]
     parts: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
     with contextlib.ExitStack() as stack:
         if workers <= 1:
@@ -222,10 +223,11 @@ def train(game: Any, games: int = 3000, iterations: int = 500, depth: int = 20, 
     name, players = game.name, game.players
     self_play_model = for_game(eval_spec, game)
     started = time.monotonic()
-    records = self_play(name, players, games, iterations, depth, seed, workers, progress, eval_spec)
+    records = self_play(name, players, games, iterations, depth, seed, workers, progress,
+                        self_play_model.search_arguments() if self_play_model else None)
     sources = game.data_sources()
     training = {"self_play_games": games, "iterations": iterations, "rollout_depth": depth, "seed": seed,
-                "self_play_eval": "hand" if self_play_model is None else eval_spec,
+                "self_play_eval": eval_spec,
                 "data_status": sources.get("status", ""), "provisional": sources.get("provisional", 0) > 0}
     model, report = fit(records, name, players, training=training)
     report["seconds"] = round(time.monotonic() - started, 1)
