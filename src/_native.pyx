@@ -834,7 +834,8 @@ cdef class State:
 
     def mcts(self, player, iterations=0, seconds=0.0, exploration=1.4, bint information_sets=False,
              max_nodes=0, seed=0, rollout_depth=0, rollout_policy=0, eval_scale=0.0, worlds=0, threads=1,
-             widening=0.0, bint multi_observer=False, eval_weights=None, double eval_weight=0.0):
+             widening=0.0, bint multi_observer=False, eval_weights=None, double eval_weight=0.0,
+             greedy_share=0.0):
         """Monte Carlo tree search for `player` (who must be to move), in C.
 
         Returns (moves, visits, mean returns for player, stats dict). See es_mcts in
@@ -842,7 +843,9 @@ cdef class State:
         (one tree); worlds = k >= 1 searches k trees, each (in the open mode) on its own
         determinization for `player`, on up to `threads` threads, merged at the root (see
         es_mcts_ensemble): the iteration budget is the total over the trees. widening > 0 turns
-        on progressive widening (es_mcts_config.widening). multi_observer (with
+        on progressive widening (es_mcts_config.widening). greedy_share in (0, 1) with
+        rollout_policy=1 makes each playout decision greedy with that probability and random
+        otherwise (0: always greedy). multi_observer (with
         information_sets) keeps one tree per player, so opponents choose their hidden moves by
         their own trees (es_mcts_config.information_sets = 2). eval_weights (observation_size
         floats) with eval_weight replaces the evaluation at a playout's end by a learned one
@@ -865,6 +868,9 @@ cdef class State:
         cfg.seed = _seed64(seed)
         cfg.rollout_depth = _int_in("rollout_depth", rollout_depth, -1, INT32_MAX)
         cfg.rollout_policy = _int_in("rollout_policy", rollout_policy, 0, 1)
+        cfg.greedy_share = _nonnegative("greedy_share", greedy_share, " (0: always greedy)")
+        if cfg.greedy_share > 1:
+            raise ValueError(f"mcts: greedy_share is a probability 0..1, got {greedy_share!r}")
         cfg.eval_scale = _nonnegative("eval_scale", eval_scale, " (0: the default)")
         cfg.widening = _nonnegative("widening", widening, " (0: off)")
         cfg.eval_model = NULL

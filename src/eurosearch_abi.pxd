@@ -103,6 +103,7 @@ cdef extern from "eurosearch.h" nogil:
         double eval_scale
         double widening
         const es_eval_model *eval_model
+        double greedy_share
     ctypedef struct es_search_stats:
         int64_t iterations
         int64_t nodes

@@ -21,7 +21,7 @@ def test_specs_build_agents_and_bad_specs_list_the_valid_ones():
         agents.make("alphazero")
     with pytest.raises(ValueError, match="valid keys: c, depth, eval, iterations, max_nodes, rollout, scale, seconds, seed, threads, widening, worlds"):
         agents.make("mcts:width=3")
-    with pytest.raises(ValueError, match="rollout must be one of random, greedy"):
+    with pytest.raises(ValueError, match="rollout must be random, greedy or the share"):
         agents.make("mcts:rollout=smart")
     with pytest.raises(ValueError, match="iterations > 0 or seconds > 0"):
         agents.make("mcts:iterations=0")
@@ -69,7 +69,8 @@ def decision_states(game: str, players: int, seed: int, count: int):
 
 @pytest.mark.parametrize("spec", ["mcts:iterations=60", "ismcts:iterations=60", "moismcts:iterations=60",
                                   "mcts:iterations=30:depth=0",
-                                  "mcts:iterations=30:depth=-1", "mcts:iterations=20:rollout=greedy", "random",
+                                  "mcts:iterations=30:depth=-1", "mcts:iterations=20:rollout=greedy",
+                                  "ismcts:iterations=20:rollout=0.5", "random",
                                   "heuristic"])
 @pytest.mark.parametrize("game,players", [("vienna", 3), ("oh_my_goods", 3), ("coal_baron", 3)])
 def test_choices_are_legal_and_reproducible(spec, game, players):

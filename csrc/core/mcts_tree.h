@@ -263,7 +263,8 @@ static inline int playout(const es_game *g, const es_mcts_config *cfg, void *s, 
         if (cp == ES_CHANCE) {
             m = d->sample_chance(g, s, rng);
         } else {
-            if (cfg->rollout_policy == 1) {
+            if (cfg->rollout_policy == 1 && (cfg->greedy_share <= 0 || cfg->greedy_share >= 1 ||
+                                             es_rng_unit(rng) < cfg->greedy_share)) {
                 m = es_heuristic_move(g, s, rng);
             } else {
                 int n;

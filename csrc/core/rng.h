@@ -38,4 +38,7 @@ static inline uint32_t es_rng_u32_below(es_rng *r, uint32_t n) {
     }
     return (uint32_t)(m >> 32);
 }
+
+/* Uniform in [0, 1), 53 random bits. */
+static inline double es_rng_unit(es_rng *r) { return (double)(es_rng_u64(r) >> 11) * 0x1.0p-53; }
 #endif

@@ -834,7 +834,7 @@ static es_move wo_sample_chance(const es_game *g, const void *vs, es_rng *rng) {
     int n = wo_chance_outcomes(g, vs, out, prob);
     if (n <= 0) return 0;
     if (s->phase == WO_PH_CHANGE) {
-        double u = (double)(es_rng_u64(rng) >> 11) * (1.0 / 9007199254740992.0);
+        double u = es_rng_unit(rng);
         return u < prob[0] ? out[0] : out[1];
     }
     return out[es_rng_u32_below(rng, (uint32_t)n)];   /* every other node is uniform */

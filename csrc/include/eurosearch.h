@@ -388,6 +388,9 @@ typedef struct es_mcts_config {
                                drawn at random (for games listing thousands of moves) */
     const es_eval_model *eval_model;   /* NULL: a playout cut short ends in the game's evaluation
                                           (softmax with eval_scale); else in this learned one */
+    double greedy_share;    /* with rollout_policy 1: each playout decision is greedy with this
+                               probability and uniformly random otherwise (0 or 1: always greedy);
+                               a mix keeps greedy play's direction with random play's spread */
 } es_mcts_config;
 #define ES_WIDEN_SAMPLE 8
 

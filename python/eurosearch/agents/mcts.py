@@ -25,7 +25,21 @@ def cpu_count() -> int:
         return os.cpu_count() or 1
 
 
-ROLLOUTS = {"random": 0, "greedy": 1}
+ROLLOUTS = {"random": 0.0, "greedy": 1.0}
+
+
+def greedy_share(rollout: str | float) -> float:
+    """The share of playout moves chosen greedily for a `rollout` setting: "random" (0),
+    "greedy" (1), or a probability in between (a mix; e.g. "0.5")."""
+    if isinstance(rollout, str) and rollout in ROLLOUTS:
+        return ROLLOUTS[rollout]
+    try:
+        share = float(rollout)
+    except (TypeError, ValueError):
+        share = math.nan
+    if isinstance(rollout, bool) or not 0 <= share <= 1:
+        raise ValueError(f"mcts rollout must be random, greedy or the share of greedy moves 0..1, got {rollout!r}")
+    return share
 
 
 class MCTSAgent(AgentBase):
@@ -45,7 +59,8 @@ class MCTSAgent(AgentBase):
     `threads` runs the trees on that many threads (0: every core of the machine, at most one
     per tree). With an iteration budget the move depends on the seed and `worlds`, never on
     `threads`; a time budget makes it depend on the machine's speed and load.
-    Playouts: `depth` moves (random, or greedy with rollout="greedy") and then the game's
+    Playouts: `depth` moves (random; greedy with rollout="greedy"; each greedy with
+    probability p and random otherwise with rollout=p) and then the game's
     evaluation turned into win chances (a softmax with `scale` per point of estimated score);
     depth=0 plays to the end, depth=-1 evaluates the new leaf at once.
     Large branching: `widening` > 0 lets a node visited N times have at most
@@ -59,7 +74,7 @@ class MCTSAgent(AgentBase):
     """
 
     def __init__(self, iterations: int | None = None, seconds: float = 0.0, c: float = 1.4, seed: int = 0,
-                 max_nodes: int = 0, information_sets: bool = False, depth: int = 20, rollout: str = "random",
+                 max_nodes: int = 0, information_sets: bool = False, depth: int = 20, rollout: str | float = "random",
                  scale: float = 0.5, worlds: int = 1, threads: int = 0, widening: float = 0.0,
                  multi_observer: bool = False, eval: str = "hand"):
         check_seconds("mcts seconds", seconds)
@@ -74,8 +89,7 @@ class MCTSAgent(AgentBase):
             raise ValueError(f"mcts worlds must be an integer 1..{MAX_WORLDS}, got {worlds!r}")
         if threads > MAX_WORLDS:
             raise ValueError(f"mcts threads must be 0 (every core) .. {MAX_WORLDS}, got {threads}")
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"mcts rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        self.greedy_share = greedy_share(rollout)
         if depth < -1:
             raise ValueError("mcts depth is -1 (evaluate the leaf), 0 (play to the end) or a number of moves")
         if not (isinstance(widening, (int, float)) and not isinstance(widening, bool)
@@ -132,7 +146,8 @@ class MCTSAgent(AgentBase):
             seconds = max(self.seconds - (time.monotonic() - started) - PYTHON_RESERVE, MIN_SEARCH_SECONDS)
         settings = dict(iterations=self.iterations, seconds=seconds, exploration=self.c,
                         information_sets=information_sets, max_nodes=self.max_nodes, seed=seed,
-                        rollout_depth=self.depth, rollout_policy=ROLLOUTS[self.rollout], eval_scale=self.scale,
+                        rollout_depth=self.depth, rollout_policy=int(self.greedy_share > 0), greedy_share=self.greedy_share,
+                        eval_scale=self.scale,
                         widening=self.widening, multi_observer=information_sets and self.multi_observer)
         model = self.model_for(game)
         if model is not None:
