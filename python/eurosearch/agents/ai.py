@@ -22,7 +22,7 @@ from .mcts import MAX_WORLDS, MCTSAgent, cpu_count
 PER_GAME: dict[str, dict[str, Any]] = {
     "vienna": {"information_sets": False, "depth": 20, "widening": 0.5, "eval": "learned"},   # up to 224 moves
     "coal_baron": {"information_sets": False, "depth": 20},
-    "oh_my_goods": {"information_sets": True, "depth": 20, "eval": "learned"},
+    "oh_my_goods": {"information_sets": True, "depth": 20, "eval": "learned", "rollout": 0.5},   # half greedy
     "bruges": {"information_sets": True, "depth": 20, "eval": "learned"},
     "wolsung": {"information_sets": True, "depth": 20},
 }
