@@ -23,7 +23,7 @@ PER_GAME: dict[str, dict[str, Any]] = {
     "vienna": {"information_sets": False, "depth": 20, "widening": 0.5, "eval": "learned"},   # up to 224 moves
     "coal_baron": {"information_sets": False, "depth": 20},
     "oh_my_goods": {"information_sets": True, "depth": 20, "eval": "learned", "rollout": 0.5},   # half greedy
-    "bruges": {"information_sets": True, "depth": 20, "eval": "learned"},
+    "bruges": {"information_sets": True, "depth": 20, "eval": "learned", "rollout": 0.5},        # half greedy
     "wolsung": {"information_sets": True, "depth": 20},
 }
 FALLBACK: dict[str, Any] = {"information_sets": True, "depth": 20}
