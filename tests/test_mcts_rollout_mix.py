@@ -61,8 +61,10 @@ def test_the_agent_spec_takes_random_greedy_or_a_share():
 def test_the_ai_plays_half_greedy_rollouts_where_they_won_and_random_ones_elsewhere():
     # Chosen in docs/strength.md (stop 34): against mcts:iterations=1000 the mix won 77.1% over
     # 120 games in Oh My Goods! (0.25 s a move) and 77.5% over 100 in Bruges (0.05 s), and it
-    # beat the random-rollout ai head to head (56.3% and 62.0%).
+    # beat the random-rollout ai head to head (56.3%, 62.0%, and 64.0% in Wolsung); in Vienna
+    # it did not (39.4% of first places against 46.7%).
     ai = agents.make("ai:iterations=100:threads=1")
-    assert ai.agent_for("oh_my_goods", 2).greedy_share == 0.5
-    assert ai.agent_for("bruges", 2).greedy_share == 0.5
+    for game in ("oh_my_goods", "bruges", "wolsung"):
+        assert ai.agent_for(game, 2).greedy_share == 0.5, game
+    assert ai.agent_for("vienna", 3).greedy_share == 0.0
     assert ai.agent_for("coal_baron", 2).greedy_share == 0.0
