@@ -104,7 +104,6 @@ class MCTSAgent(AgentBase):
         self.widening = float(widening)
         self.multi_observer = bool(multi_observer)
         self.depth = depth
-        self.rollout = rollout
         self.scale = scale
         self.name = ("moismcts" if multi_observer else "ismcts") if information_sets else "mcts"
         self.iterations = iterations
