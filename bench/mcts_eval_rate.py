@@ -1,7 +1,10 @@
-"""C MCTS speed with the game's evaluation or the shipped learned one (docs/benchmarks.md, stop 31).
+"""C MCTS speed with the game's evaluation or the shipped learned one (docs/benchmarks.md, stop 31),
+and with greedy or half-greedy rollouts (stop 34).
 
     python bench/mcts_eval_rate.py hand       # one line of JSON: iterations per CPU-second per game
     python bench/mcts_eval_rate.py learned    # the same with eval_weights (games with a shipped model)
+    python bench/mcts_eval_rate.py mix        # hand evaluation, half of the rollout moves greedy
+    python bench/mcts_eval_rate.py greedy     # hand evaluation, every rollout move greedy
 
 Per game: 4 positions 40 random actions into seeded games; on each, one search of 2,000
 iterations and five of 4,000, depth-20 rollouts, open mode. Run it with two builds (e.g. two
@@ -17,13 +20,15 @@ import time
 
 import eurosearch as es
 
-GAMES = (("oh_my_goods", 2), ("vienna", 3), ("bruges", 2), ("coal_baron", 2))
+GAMES = (("oh_my_goods", 2), ("vienna", 3), ("bruges", 2), ("coal_baron", 2), ("wolsung", 2))
+ROLLOUTS = {"hand": {}, "learned": {}, "mix": {"rollout_policy": 1, "greedy_share": 0.5},
+            "greedy": {"rollout_policy": 1}}
 
 
-def rate(name: str, players: int, learned: bool) -> int | None:
+def rate(name: str, players: int, mode: str) -> int | None:
     g = es.game(name, players=players)
-    extra = {}
-    if learned:
+    extra = dict(ROLLOUTS[mode])
+    if mode == "learned":
         from eurosearch import evalmodel   # here, so that `hand` runs on builds from before it
         model = evalmodel.shipped(name, players)
         if model is None:
@@ -47,7 +52,7 @@ def rate(name: str, players: int, learned: bool) -> int | None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in ("hand", "learned"):
-        sys.exit("usage: python bench/mcts_eval_rate.py hand|learned")
-    learned = sys.argv[1] == "learned"
-    print(json.dumps({name: r for name, players in GAMES if (r := rate(name, players, learned)) is not None}))
+    if len(sys.argv) != 2 or sys.argv[1] not in ROLLOUTS:
+        sys.exit(f"usage: python bench/mcts_eval_rate.py {'|'.join(ROLLOUTS)}")
+    mode = sys.argv[1]
+    print(json.dumps({name: r for name, players in GAMES if (r := rate(name, players, mode)) is not None}))
