@@ -70,19 +70,20 @@ static inline uint32_t es_bytes_below(const uint8_t *bytes, int n, unsigned limi
 /* es_select_in_byte[k][b]: the position of the k-th set bit of byte b (bitset.c fills it
  * when the library loads). */
 extern uint8_t es_select_in_byte[8][256];
-/* The k-th set bit of x (0-based; k < popcount(x)): halve the word by popcounts down to a byte
- * without branches (k is random in playouts, so branches would be mispredicted), then look
- * the bit up in that byte. */
+/* The k-th set bit of x (0-based; k < popcount(x)), without branches (k is random in
+ * playouts, so branches would be mispredicted): the running bit counts of x's bytes, one per
+ * byte, tell by one compare of all eight which byte holds the bit; a lookup finds it there.
+ * Byte i of `sums` counts the bits of bytes 0..i (at most 64, so no byte overflows). */
 static inline int es_bits64_select(uint64_t x, int k) {
-    int base = 0;
-    for (int width = 32; width >= 8; width >>= 1) {
-        int c = __builtin_popcountll(x & ((1ull << width) - 1));
-        int up = -(k >= c);   /* all ones: the bit lies in the upper half */
-        k -= c & up;
-        x >>= width & up;
-        base += width & up;
-    }
-    return base + es_select_in_byte[k][x & 0xff];
+    const uint64_t ones = 0x0101010101010101ull, tops = 0x8080808080808080ull;
+    uint64_t sums = x - ((x >> 1) & 0x5555555555555555ull);
+    sums = (sums & 0x3333333333333333ull) + ((sums >> 2) & 0x3333333333333333ull);
+    sums = ((sums + (sums >> 4)) & 0x0f0f0f0f0f0f0f0full) * ones;
+    /* the top bit of byte i: sums byte i <= k (k + 128 - sum never borrows from the next byte);
+     * those bytes come first, so their number is the byte of the bit */
+    int shift = 8 * __builtin_popcountll((((uint64_t)k * ones | tops) - sums) & tops);
+    int before = (int)((sums << 8) >> shift & 0xff);   /* bits in the bytes below it */
+    return shift + es_select_in_byte[k - before][(x >> shift) & 0xff];
 }
 /* The k-th member in increasing order (0-based; k < count); the word is picked by a mask, not
  * a branch, for the same reason. */
