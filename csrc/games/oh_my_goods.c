@@ -43,8 +43,11 @@ static inline int order(const es_game *g, const omg_state *s, int i) {
     return j < n ? j : j % n;
 }
 
+/* Slot 0 holds the Charburner (slot_card -1 there), the others a card: picked by a select,
+ * not a branch, as the slots visited are unpredictable. */
 static inline const omg_building *slot_building(const omg_data *d, const omg_state *s, int p, int slot) {
-    return slot == 0 ? &d->cb[s->charburner[p]] : &d->card[s->slot_card[p][slot]];
+    int c = s->slot_card[p][slot];
+    return &d->building[c >= 0 ? OMG_NCB + c : s->charburner[p]];
 }
 
 static inline int slot_value(const omg_data *d, const omg_state *s, int p, int slot) {
@@ -141,9 +144,13 @@ static uint32_t assistant_slots(const omg_state *s, int p, int pending) {
     return m;
 }
 
+/* The per-card tables (card_value ...) of the card in slot k >= 1 of p: slots past the last
+ * one hold no card (-1), so loops may run over all slots, with no unpredictable exit. */
+static inline int slot_card1(const omg_state *s, int p, int k) { return s->slot_card[p][k] + 1; }
+
 static uint32_t producing_slots(const omg_data *d, const omg_state *s, int p) {
     uint32_t m = s->n_slots[p] > 0;   /* slot 0: the Charburner, always producing */
-    for (int k = 1; k < s->n_slots[p]; k++) m |= (uint32_t)(d->card[s->slot_card[p][k]].office < 0) << k;
+    for (int k = 1; k < OMG_SLOTS; k++) m |= (uint32_t)d->card_producing[slot_card1(s, p, k)] << k;
     return m;
 }
 
@@ -181,15 +188,10 @@ static inline void put(omg_state *s, int c, int loc, int seen) { put_from(s, c, 
 
 /* p's resource offices (4.0): how many of each resource they give, into offices; their total. */
 static inline int resource_offices(const omg_data *d, const omg_state *s, int p, int offices[OMG_NRES + 1]) {
-    int total = 0;
     memset(offices, 0, sizeof(int) * (OMG_NRES + 1));
-    for (int k = 1; k < s->n_slots[p]; k++) {
-        int office = d->card[s->slot_card[p][k]].office;
-        if (office > 0) {
-            offices[office]++;
-            total++;
-        }
-    }
+    for (int k = 1; k < OMG_SLOTS; k++) offices[d->card_office[slot_card1(s, p, k)]]++;   /* [0]: none */
+    int total = OMG_SLOTS - 1 - offices[0];
+    offices[0] = 0;
     return total;
 }
 
@@ -272,8 +274,9 @@ static void pay_context(const omg_data *d, const omg_state *s, int p, int cost, 
 /* A minimal payment exists iff the goods not yet promised are worth the cost: pay them all,
  * then leave goods out one by one while the rest still covers it. */
 static int free_gold(const omg_data *d, const omg_state *s, int p) {
-    int total = 0;
-    for (int k = 0; k < s->n_slots[p]; k++) total += (s->goods_n[p][k] - s->reserved[p][k]) * slot_value(d, s, p, k);
+    int total = (s->goods_n[p][0] - s->reserved[p][0]) * slot_value(d, s, p, 0);
+    for (int k = 1; k < OMG_SLOTS; k++)   /* no goods past the last slot */
+        total += (s->goods_n[p][k] - s->reserved[p][k]) * d->card_value[slot_card1(s, p, k)];
     return total;
 }
 
@@ -1614,6 +1617,9 @@ static int omg_setup(es_game *g, const int32_t *t, size_t len, char *err, size_t
              "%s (%s): field 'chain': at most 2 resources or goods, at most one of them a resource (none for an "
              "office)", list, id);
         d->res_cards[b->resource][c >> 6] |= 1ull << (c & 63);
+        d->card_value[c + 1] = (uint8_t)(b->output >= 0 ? d->good_value[b->output] : 0);
+        d->card_producing[c + 1] = b->office < 0;
+        d->card_office[c + 1] = (uint8_t)(b->office > 0 ? b->office : 0);
     }
 
     for (int a = 0; a < OMG_NASSIST; a++)

@@ -52,8 +52,18 @@ typedef struct omg_building {
 typedef struct omg_data {
     int n_goods;
     int good_value[OMG_MAXGOODS];
-    omg_building cb[OMG_NCB];
-    omg_building card[OMG_NCARDS];
+    union {   /* the Charburners, then the deck cards, also as one array (slot_building) */
+        struct {
+            omg_building cb[OMG_NCB];
+            omg_building card[OMG_NCARDS];
+        };
+        omg_building building[OMG_NCB + OMG_NCARDS];
+    };
+    /* Per slot card c at [c + 1], 0 at [0] for "no card" (slot_card's -1), so that a loop over
+     * a player's slots can visit all OMG_SLOTS without a test per slot: */
+    uint8_t card_value[OMG_NCARDS + 1];       /* gold per good it makes (0: an office) */
+    uint8_t card_producing[OMG_NCARDS + 1];   /* 1: a production building */
+    uint8_t card_office[OMG_NCARDS + 1];      /* the resource of a resource office, else 0 */
     uint8_t asst_cost[OMG_NASSIST][2], asst_vp[OMG_NASSIST][2], asst_req[OMG_NASSIST][2][OMG_NCOLOURS];
     char card_id[OMG_NCARDS][ES_NAME_BYTES], cb_id[OMG_NCB][ES_NAME_BYTES], asst_id[OMG_NASSIST][ES_NAME_BYTES];
     uint64_t res_cards[OMG_NRES + 1][2];   /* deck cards of each resource */
