@@ -809,40 +809,109 @@ static uint32_t slots_with_goods(const omg_state *s, int p) {
     return ~empty & (BIT(s->n_slots[p]) - 1);
 }
 
-/* The slots among `stocked` (p's slots holding goods) whose good is `code` - 16. */
-static int chain_sources(const omg_data *d, const omg_state *s, int p, uint32_t stocked, int code, int src[OMG_SLOTS]) {
-    int n = 0;
+/* The slots among `stocked` (p's slots holding goods) that make good g. */
+static uint32_t good_sources(const omg_data *d, const omg_state *s, int p, uint32_t stocked, int g) {
+    uint32_t m = 0;
     for (; stocked; stocked &= stocked - 1) {
         int k = __builtin_ctz(stocked);
-        if (slot_building(d, s, p, k)->output == code - 16) src[n++] = CH_GOOD + k;
+        m |= (uint32_t)(slot_building(d, s, p, k)->output == g) << k;
     }
+    return m;
+}
+
+/* The chain of one building: where each input may come from, as a set (the hand cards of a
+ * resource, or the slots holding a good, in word 0), and how many moves it offers. gen_chains
+ * lists the moves (input 0's sources outer, input 1's inner, both ascending); random_move
+ * counts them and builds only the one it draws (chain_move). */
+typedef struct chain_opts {
+    int n_in;               /* inputs: 1 or 2 */
+    int good[2];            /* input i takes a good (move id CH_GOOD + slot), else a hand card */
+    uint64_t src[2][2];     /* input i's sources */
+    int cnt[2];             /* their number; cnt[1] = 1 (CH_NONE) for one input */
+    uint32_t single;        /* the same good twice: source slots holding one, which cannot give both */
+    int moves;
+} chain_opts;
+
+/* The chain of slot k of p, a building with one. `stocked`: slots_with_goods, or ~0u until an
+ * input takes a good. Returns the number of moves (0: an input has no source). */
+static int chain_options(const omg_data *d, const omg_state *s, int p, int k, uint32_t *stocked, chain_opts *o) {
+    const omg_building *b = slot_building(d, s, p, k);
+    o->n_in = b->chain_n;
+    o->cnt[1] = 1;
+    o->single = 0;
+    for (int i = 0; i < b->chain_n; i++) {
+        int code = b->chain[i];
+        o->good[i] = code >= 16;
+        if (code < 16) {
+            o->src[i][0] = s->hand[p][0] & d->res_cards[code][0];
+            o->src[i][1] = s->hand[p][1] & d->res_cards[code][1];
+        } else {
+            if (*stocked == ~0u) *stocked = slots_with_goods(s, p);
+            o->src[i][0] = good_sources(d, s, p, *stocked & ~BIT(k), code - 16);
+            o->src[i][1] = 0;
+        }
+        o->cnt[i] = es_bits128_count(o->src[i]);
+        if (!o->cnt[i]) return o->moves = 0;   /* an input with no source: no chain here */
+    }
+    if (b->chain_n == 2 && b->chain[0] == b->chain[1] && o->good[0])   /* two resources never (read_chain) */
+        for (uint32_t m = (uint32_t)o->src[0][0]; m; m &= m - 1)
+            o->single |= (uint32_t)(s->goods_n[p][__builtin_ctz(m)] < 2) << __builtin_ctz(m);
+    return o->moves = o->cnt[0] * o->cnt[1] - __builtin_popcount(o->single);
+}
+
+/* The move id of input i's j-th source. */
+static int chain_input_id(const chain_opts *o, int i, int j) {
+    if (i >= o->n_in) return CH_NONE;
+    return es_bits128_select(o->src[i], j) + (o->good[i] ? CH_GOOD : 0);
+}
+
+/* All of input i's source ids, ascending; their number. */
+static int chain_input_ids(const chain_opts *o, int i, int ids[OMG_NCARDS]) {
+    if (i >= o->n_in) {
+        ids[0] = CH_NONE;
+        return 1;
+    }
+    int n = es_bits128_list(o->src[i], ids);
+    if (o->good[i])
+        for (int j = 0; j < n; j++) ids[j] += CH_GOOD;
     return n;
+}
+
+/* The r-th move (r < o->moves) gen_chains lists for the chain of slot k. */
+static es_move chain_move(const chain_opts *o, int k, int r) {
+    int a = 0, c2 = r;
+    if (!o->single) {
+        a = r / o->cnt[1];
+        c2 = r % o->cnt[1];
+    } else {   /* row a lacks the pair (a, a) when source a has one good */
+        for (;; a++) {
+            int skip = (o->single >> es_bits128_select(o->src[0], a)) & 1, row = o->cnt[1] - skip;
+            if (r < row) {
+                c2 = r + (skip && r >= a);
+                break;
+            }
+            r -= row;
+        }
+    }
+    return OMG_M_CHAIN | k << 5 | chain_input_id(o, 0, a) << 9 | chain_input_id(o, 1, c2) << 16;
+}
+
+/* The slots whose chains p may use now: those that produced this round, or any (final round). */
+static uint32_t chain_slots(const omg_state *s, int p, int anywhere) {
+    return (anywhere ? ~0u : s->produced[p]) & (BIT(s->n_slots[p]) - 1);
 }
 
 static int gen_chains(const es_game *g, const omg_state *s, int p, int anywhere, es_move *out, int n, int cap) {
     const omg_data *d = DATA(g);
-    uint32_t slots = (anywhere ? ~0u : s->produced[p]) & (BIT(s->n_slots[p]) - 1);
-    uint32_t stocked = ~0u;   /* slots_with_goods, once a chain takes a good */
-    for (; slots; slots &= slots - 1) {
-        int k = __builtin_ctz(slots);
-        const omg_building *b = slot_building(d, s, p, k);
-        if (!b->chain_n) continue;
-        int opts[2][OMG_NCARDS + OMG_SLOTS], cnt[2] = {1, 1};
-        opts[1][0] = CH_NONE;
-        for (int i = 0; i < b->chain_n; i++) {
-            int code = b->chain[i];
-            if (code < 16) {
-                uint64_t pool[2] = {s->hand[p][0] & d->res_cards[code][0], s->hand[p][1] & d->res_cards[code][1]};
-                cnt[i] = es_bits128_list(pool, opts[i]);
-            } else {
-                if (stocked == ~0u) stocked = slots_with_goods(s, p);
-                cnt[i] = chain_sources(d, s, p, stocked & ~BIT(k), code, opts[i]);
-            }
-            if (!cnt[i]) break;   /* an input with no source: no chain here */
-        }
-        for (int a = 0; a < cnt[0]; a++)
-            for (int c2 = 0; c2 < cnt[1]; c2++) {
-                int i0 = opts[0][a], i1 = opts[1][c2];
+    uint32_t stocked = ~0u;
+    for (uint32_t slots = chain_slots(s, p, anywhere); slots; slots &= slots - 1) {
+        int k = __builtin_ctz(slots), ids[2][OMG_NCARDS];
+        chain_opts o;
+        if (!slot_building(d, s, p, k)->chain_n || !chain_options(d, s, p, k, &stocked, &o)) continue;
+        int n0 = chain_input_ids(&o, 0, ids[0]), n1 = chain_input_ids(&o, 1, ids[1]);
+        for (int a = 0; a < n0; a++)
+            for (int c2 = 0; c2 < n1; c2++) {
+                int i0 = ids[0][a], i1 = ids[1][c2];
                 if (i1 != CH_NONE && i0 == i1) {
                     if (i0 < CH_GOOD || s->goods_n[p][i0 - CH_GOOD] < 2) continue;   /* same source twice */
                 }
@@ -851,6 +920,30 @@ static int gen_chains(const es_game *g, const omg_state *s, int p, int anywhere,
             }
     }
     return n;
+}
+
+/* random_move at a node of `first` (END_PRODUCTION or END_CHAINS), then `np` listed moves,
+ * then the chains: one draw among them all, the chain move built from its counts. */
+static es_move pick_with_chains(const es_game *g, const omg_state *s, int p, int anywhere, es_move first,
+                                const es_move *listed, int np, es_rng *rng, int *count) {
+    const omg_data *d = DATA(g);
+    chain_opts o[OMG_SLOTS];
+    int ks[OMG_SLOTS], m = 0, n = 1 + np;
+    uint32_t stocked = ~0u;
+    for (uint32_t slots = chain_slots(s, p, anywhere); slots; slots &= slots - 1) {
+        int k = __builtin_ctz(slots);
+        if (!slot_building(d, s, p, k)->chain_n || !chain_options(d, s, p, k, &stocked, &o[m])) continue;
+        n += o[m].moves;
+        ks[m++] = k;
+    }
+    int r = (int)es_rng_u32_below(rng, (uint32_t)n);
+    *count = n;
+    if (r == 0) return first;
+    if (--r < np) return listed[r];
+    r -= np;
+    int i = 0;
+    for (; r >= o[i].moves; i++) r -= o[i].moves;
+    return chain_move(&o[i], ks[i], r);
 }
 
 /* p's buildings per colour: the five resources, then the Charburner's own (OMG-A19). */
@@ -876,27 +969,50 @@ static uint32_t hire_targets(const es_game *g, const omg_state *s, int p) {
     return free;
 }
 
+/* At the building step p may pass, build the card set aside if the goods not promised pay for
+ * it (gold_free: free_gold(d, s, p)), or hire. */
+static int can_build(const omg_data *d, const omg_state *s, int p, int gold_free) {
+    return s->aside[p] >= 0 && s->n_slots[p] < OMG_SLOTS && gold_free >= d->card[s->aside[p]].cost;
+}
+
+/* The hires: each assistant of *hire (on display, affordable, requirements met) onto each slot
+ * of *onto. gen_build lists them by assistant, then slot; random_move counts them. */
+static void hire_options(const es_game *g, const omg_state *s, int p, int gold_free, uint32_t *hire, uint32_t *onto) {
+    const omg_data *d = DATA(g);
+    uint32_t shown = owned_assistants(s, -1);   /* on display */
+    *hire = *onto = 0;
+    if (!shown || assistants_of(s, p) >= OMG_MAX_ASSISTANTS) return;
+    uint32_t free = hire_targets(g, s, p) & (BIT(s->n_slots[p]) - 1);
+    int have[OMG_NCOLOURS], counted = 0;   /* colours_built, once an assistant is affordable */
+    for (shown = free ? shown : 0; shown; shown &= shown - 1) {   /* nowhere to put one: no hire */
+        int a = __builtin_ctz(shown);
+        if (gold_free < d->asst_cost[a][s->asst_side[a]]) continue;
+        if (!counted++) colours_built(d, s, p, have);
+        if (requirement_met(d, s, have, a)) *hire |= BIT(a);
+    }
+    *onto = *hire ? free : 0;
+}
+
 static int gen_build(const es_game *g, const omg_state *s, int p, es_move *out, int cap) {
     const omg_data *d = DATA(g);
     int n = 0, gold_free = free_gold(d, s, p);
     out[n++] = OMG_M_PASS;
-    if (s->aside[p] >= 0 && s->n_slots[p] < OMG_SLOTS && gold_free >= d->card[s->aside[p]].cost)
-        out[n++] = OMG_M_BUILD;
+    if (can_build(d, s, p, gold_free)) out[n++] = OMG_M_BUILD;
     if (n >= cap) return n;
-    uint32_t shown = owned_assistants(s, -1);   /* on display */
-    if (shown && assistants_of(s, p) < OMG_MAX_ASSISTANTS) {
-        uint32_t free = hire_targets(g, s, p) & (BIT(s->n_slots[p]) - 1);
-        int have[OMG_NCOLOURS], counted = 0;   /* colours_built, once an assistant is affordable */
-        for (shown = free ? shown : 0; shown; shown &= shown - 1) {   /* nowhere to put one: no hire */
-            int a = __builtin_ctz(shown);
-            if (gold_free < d->asst_cost[a][s->asst_side[a]]) continue;
-            if (!counted++) colours_built(d, s, p, have);
-            if (!requirement_met(d, s, have, a)) continue;
-            for (uint32_t f = free; f; f &= f - 1) out[n++] = OMG_M_HIRE | a << 5 | __builtin_ctz(f) << 8;
-            if (n >= cap) return n;
-        }
+    uint32_t hire, onto;
+    hire_options(g, s, p, gold_free, &hire, &onto);
+    for (; hire; hire &= hire - 1) {
+        for (uint32_t f = onto; f; f &= f - 1) out[n++] = OMG_M_HIRE | __builtin_ctz(hire) << 5 | __builtin_ctz(f) << 8;
+        if (n >= cap) return n;
     }
     return n;
+}
+
+/* Where p's assistant a may move in a phase II plan (besides staying): a free producing
+ * building other than its own, if p can pay for the move. */
+static uint32_t move_targets(const omg_data *d, const omg_state *s, int p, int a) {
+    if (!can_pay(d, s, p, OMG_MOVE_COST)) return 0;
+    return free_producing_slots(d, s, p) & ~BIT(asst_at(s, a, 1));
 }
 
 /* Choosing `left` cards one at a time in increasing id order from `above` (the cards above the
@@ -977,14 +1093,10 @@ static int omg_legal_moves_raw(const es_game *g, const omg_state *s, es_move *ou
         return n;
     }
     case OMG_ST_P2_COMMIT:
-        if (s->p2_step == 0) {
-            int a = s->p2_asst, here = asst_at(s, a, 1);
+        if (s->p2_step == 0) {   /* stay, then each target */
+            int a = s->p2_asst;
             out[n++] = OMG_M_MOVE | a << 5 | 15 << 8;
-            if (can_pay(d, s, p, OMG_MOVE_COST)) {
-                uint32_t free = free_producing_slots(d, s, p);
-                for (int k = 0; k < s->n_slots[p]; k++)
-                    if (k != here && ((free >> k) & 1)) out[n++] = OMG_M_MOVE | a << 5 | k << 8;
-            }
+            for (uint32_t to = move_targets(d, s, p, a); to; to &= to - 1) out[n++] = OMG_M_MOVE | a << 5 | __builtin_ctz(to) << 8;
             return n;
         }
         if (s->p2_step == 1) {
@@ -1176,9 +1288,15 @@ static es_move ascending_pick(const uint64_t above[2], int left, int type, es_rn
     return MV(type, es_bits128_select(above, (int)es_rng_u32_below(rng, (uint32_t)n)));
 }
 
-/* random_move hook: the phase I and II commitments, the halving and the supply (two thirds of
- * a random game's decisions) are counted and indexed in omg_legal_moves_raw's order; the rest
- * (production, chains, building, payments) are listed by the caller. */
+/* The index of the move drawn among n (the count random_move reports). */
+static int draw_index(es_rng *rng, int n, int *count) {
+    *count = n;
+    return (int)es_rng_u32_below(rng, (uint32_t)n);
+}
+
+/* random_move hook: every decision but a payment is counted and indexed in
+ * omg_legal_moves_raw's order, building only the move drawn (the chains of production and the
+ * final round by their counts, chain_move); payments are listed by the caller. */
 static es_move omg_random_move(const es_game *g, const void *vs, es_rng *rng, int *count) {
     const omg_state *s = (const omg_state *)vs;
     const omg_data *d = DATA(g);
@@ -1191,27 +1309,50 @@ static es_move omg_random_move(const es_game *g, const void *vs, es_rng *rng, in
         if (ascending_choice(g, s, p, above, &left, &type)) return ascending_pick(above, left, type, rng, count);
         return 0;
     }
-    if (s->stage == OMG_ST_P1_COMMIT && !g->options[OMG_OPT_ALL_OR_NOTHING]) {   /* cards above, then done */
+    switch (s->stage) {
+    case OMG_ST_P1_COMMIT: {   /* cards above, then done */
+        if (g->options[OMG_OPT_ALL_OR_NOTHING]) return 0;
         redraw_pool(s, p, above);
-        int n = es_bits128_count(above) + 1, k = (int)es_rng_u32_below(rng, (uint32_t)n);
-        *count = n;
+        int n = es_bits128_count(above) + 1, k = draw_index(rng, n, count);
         return MV(OMG_M_REDRAW, k < n - 1 ? es_bits128_select(above, k) : 127);
     }
-    if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 1) {   /* each free slot, exact then short */
-        uint32_t free = free_producing_slots(d, s, p);
-        int n = 2 * __builtin_popcount(free);
-        if (!n) return 0;
-        int k = (int)es_rng_u32_below(rng, (uint32_t)n);
-        uint64_t f[2] = {free, 0};
-        *count = n;
-        return OMG_M_WORKER | es_bits128_select(f, k >> 1) << 5 | (k & 1 ? 0 : 1 << 9);
+    case OMG_ST_P2_COMMIT:
+        if (s->p2_step == 0) {   /* stay, then each target */
+            int a = s->p2_asst;
+            uint64_t to[2] = {move_targets(d, s, p, a), 0};
+            int k = draw_index(rng, 1 + (int)es_bits128_count(to), count);
+            return OMG_M_MOVE | a << 5 | (k ? es_bits128_select(to, k - 1) : 15) << 8;
+        }
+        if (s->p2_step == 1) {   /* each free slot, exact then short */
+            uint64_t free[2] = {free_producing_slots(d, s, p), 0};
+            int n = 2 * es_bits128_count(free);
+            if (!n) return 0;
+            int k = draw_index(rng, n, count);
+            return OMG_M_WORKER | es_bits128_select(free, k >> 1) << 5 | (k & 1 ? 0 : 1 << 9);
+        } else {   /* a hand card, then none */
+            int n = es_bits128_count(s->hand[p]) + 1, k = draw_index(rng, n, count);
+            return MV(OMG_M_ASIDE, k < n - 1 ? es_bits128_select(s->hand[p], k) : 127);
+        }
+    case OMG_ST_P4_PRODUCE: {   /* end, the productions (listed: a few), the chains */
+        es_move produce[OMG_SLOTS * OMG_NRES];
+        int np = gen_produce(g, s, p, produce, 0, OMG_SLOTS * OMG_NRES);
+        return pick_with_chains(g, s, p, s->final_full, OMG_M_END_PRODUCTION, produce, np, rng, count);
     }
-    if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 2) {   /* a hand card, then none */
-        int n = es_bits128_count(s->hand[p]) + 1, k = (int)es_rng_u32_below(rng, (uint32_t)n);
-        *count = n;
-        return MV(OMG_M_ASIDE, k < n - 1 ? es_bits128_select(s->hand[p], k) : 127);
+    case OMG_ST_P4_BUILD: {   /* pass, build, the hires by assistant then slot */
+        int gold_free = free_gold(d, s, p), build = can_build(d, s, p, gold_free);
+        uint32_t hire, onto;
+        hire_options(g, s, p, gold_free, &hire, &onto);
+        int slots = __builtin_popcount(onto);
+        int k = draw_index(rng, 1 + build + __builtin_popcount(hire) * slots, count) - 1 - build;
+        if (k < 0) return k == -1 - build ? OMG_M_PASS : OMG_M_BUILD;
+        uint64_t hs[2] = {hire, 0}, os[2] = {onto, 0};
+        return OMG_M_HIRE | es_bits128_select(hs, k / slots) << 5 | es_bits128_select(os, k % slots) << 8;
     }
-    return 0;
+    case OMG_ST_FINAL:   /* end, the chains */
+        return pick_with_chains(g, s, p, 1, OMG_M_END_CHAINS, NULL, 0, rng, count);
+    default:
+        return 0;
+    }
 }
 
 /* ---------------------------------------------------------------- apply */
@@ -1224,7 +1365,7 @@ static inline __attribute__((always_inline)) void apply_draw(const es_game *g, o
     int p = s->draw_player;
     if (s->draw_dest == OMG_D_MARKET) {
         put_from(s, c, OMG_L_DECK, s->draw_player == 1 ? OMG_L_MARKET1 : OMG_L_MARKET2, all_seen(g));
-        if (DATA(g)->card[c].sun) s->row_suns++;
+        s->row_suns += DATA(g)->card[c].sun;
         return;
     }
     int knows = s->draw_dest == OMG_D_HAND ? BIT(p) : 0;
