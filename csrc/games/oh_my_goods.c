@@ -922,6 +922,17 @@ static int gen_chains(const es_game *g, const omg_state *s, int p, int anywhere,
     return n;
 }
 
+/* Has p a chain move (would gen_chains list one)? */
+static int any_chain(const omg_data *d, const omg_state *s, int p, int anywhere) {
+    uint32_t stocked = ~0u;
+    chain_opts o;
+    for (uint32_t slots = chain_slots(s, p, anywhere); slots; slots &= slots - 1) {
+        int k = __builtin_ctz(slots);
+        if (slot_building(d, s, p, k)->chain_n && chain_options(d, s, p, k, &stocked, &o)) return 1;
+    }
+    return 0;
+}
+
 /* random_move at a node of `first` (END_PRODUCTION or END_CHAINS), then `np` listed moves,
  * then the chains: one draw among them all, the chain move built from its counts. */
 static es_move pick_with_chains(const es_game *g, const omg_state *s, int p, int anywhere, es_move first,
@@ -1566,6 +1577,28 @@ static int several_moves(const es_game *g, const omg_state *s, es_move *moves) {
         }
         if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 1) return 1;              /* two modes */
         if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 2 && es_bits128_any(s->hand[p])) return 1;
+        const omg_data *d = DATA(g);
+        if (s->stage == OMG_ST_P4_PRODUCE || s->stage == OMG_ST_FINAL) {   /* the end, or a production or chain */
+            int final = s->stage == OMG_ST_FINAL;
+            es_move produce[OMG_NRES];   /* gen_produce stops after the first building's moves */
+            if ((!final && gen_produce(g, s, p, produce, 0, 1)) || any_chain(d, s, p, final || s->final_full)) return 1;
+            moves[0] = final ? OMG_M_END_CHAINS : OMG_M_END_PRODUCTION;
+            return 0;
+        }
+        if (s->stage == OMG_ST_P4_BUILD) {   /* a pass, or a build or hire */
+            int gold_free = free_gold(d, s, p);
+            uint32_t hire, onto;
+            if (can_build(d, s, p, gold_free)) return 1;
+            hire_options(g, s, p, gold_free, &hire, &onto);
+            if (hire) return 1;
+            moves[0] = OMG_M_PASS;
+            return 0;
+        }
+        if (s->stage == OMG_ST_P2_COMMIT && s->p2_step == 0) {   /* the assistant stays, or moves */
+            if (move_targets(d, s, p, s->p2_asst)) return 1;
+            moves[0] = OMG_M_MOVE | s->p2_asst << 5 | 15 << 8;
+            return 0;
+        }
         return omg_legal_moves_raw(g, s, moves, 2) >= 2;
     }
     if (s->sub == OMG_SUB_PAY && s->pay_slot < s->n_slots[p] &&
@@ -1617,12 +1650,19 @@ OUT_OF_LINE void apply_draw_then_run(const es_game *g, omg_state *s, int c) {
 
 OUT_OF_LINE void apply_decision(const es_game *g, omg_state *s, es_move m) {
     apply_one_inline(g, s, m);
-    /* fast path: a card added to a phase I redraw leaves the same player choosing, if a card is
-     * left to add (what step() and several_moves() would find) */
-    if (MV_TYPE(m) == OMG_M_REDRAW && MV_ARG(m, 5, 7) < OMG_NCARDS && s->sub == OMG_SUB_NONE &&
-        s->stage == OMG_ST_P1_COMMIT && s->idx < g->players && s->actor == order(g, s, s->idx) &&
-        redraw_card_left(g, s, s->actor))
-        return;
+    /* fast paths, where the next node is known to be a choice (what step() and several_moves()
+     * would find): in a phase I redraw, after a card the same player chooses again and after
+     * "done" the next player, if a card is left to add */
+    if (MV_TYPE(m) == OMG_M_REDRAW && s->sub == OMG_SUB_NONE && s->stage == OMG_ST_P1_COMMIT && s->idx < g->players) {
+        int p = order(g, s, s->idx);
+        if (redraw_card_left(g, s, p)) {
+            s->actor = (int8_t)p;
+            return;
+        }
+    }
+    /* a worker placed in a phase II plan: the same planner sets a card aside next, a choice if
+     * the hand holds a card */
+    if (MV_TYPE(m) == OMG_M_WORKER && es_bits128_any(s->hand[s->actor])) return;
     run(g, s);
 }
 
