@@ -1305,9 +1305,9 @@ static int draw_index(es_rng *rng, int n, int *count) {
     return (int)es_rng_u32_below(rng, (uint32_t)n);
 }
 
-/* random_move hook: every decision but a payment is counted and indexed in
- * omg_legal_moves_raw's order, building only the move drawn (the chains of production and the
- * final round by their counts, chain_move); payments are listed by the caller. */
+/* random_move hook: every decision is counted and indexed in omg_legal_moves_raw's order,
+ * building only the move drawn (the chains of production and the final round by their counts,
+ * chain_move), except a payment's few amounts and the productions, listed here. */
 static es_move omg_random_move(const es_game *g, const void *vs, es_rng *rng, int *count) {
     const omg_state *s = (const omg_state *)vs;
     const omg_data *d = DATA(g);
@@ -1316,7 +1316,16 @@ static es_move omg_random_move(const es_game *g, const void *vs, es_rng *rng, in
     int left, type;
     *count = -1;
     if (p < 0) return 0;
-    if (s->sub != OMG_SUB_NONE) {   /* the ascending choices; the commitments (no sub-step) below */
+    if (s->sub != OMG_SUB_NONE) {   /* a payment or an ascending choice; the commitments (no sub-step) below */
+        if (s->sub == OMG_SUB_PAY) {
+            es_move pay[OMG_NCARDS + 1];   /* 0 .. all the goods of a slot */
+            int n = gen_pay(g, s, pay);
+            if (!n) {
+                *count = 0;
+                return 0;
+            }
+            return pay[draw_index(rng, n, count)];
+        }
         if (ascending_choice(g, s, p, above, &left, &type)) return ascending_pick(above, left, type, rng, count);
         return 0;
     }
@@ -1608,6 +1617,7 @@ static int several_moves(const es_game *g, const omg_state *s, es_move *moves) {
         moves[0] = MV(OMG_M_PAY, 0);
         return 0;
     }
+    if (s->sub == OMG_SUB_PAY) return gen_pay(g, s, moves) >= 2;
     uint64_t above[2];
     int left, type;
     if (ascending_choice(g, s, p, above, &left, &type) && ascending_count(above, left) > 0) {
