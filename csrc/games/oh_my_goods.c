@@ -46,8 +46,8 @@ static inline int order(const es_game *g, const omg_state *s, int i) {
 /* Slot 0 holds the Charburner (slot_card -1 there), the others a card: picked by a select,
  * not a branch, as the slots visited are unpredictable. */
 static inline const omg_building *slot_building(const omg_data *d, const omg_state *s, int p, int slot) {
-    int c = s->slot_card[p][slot];
-    return &d->building[c >= 0 ? OMG_NCB + c : s->charburner[p]];
+    int c = s->slot_card[p][slot], charburner = s->charburner[p];   /* both read: a select, no branch */
+    return &d->building[c >= 0 ? OMG_NCB + c : charburner];
 }
 
 static inline int slot_value(const omg_data *d, const omg_state *s, int p, int slot) {
@@ -990,17 +990,20 @@ static int can_build(const omg_data *d, const omg_state *s, int p, int gold_free
  * of *onto. gen_build lists them by assistant, then slot; random_move counts them. */
 static void hire_options(const es_game *g, const omg_state *s, int p, int gold_free, uint32_t *hire, uint32_t *onto) {
     const omg_data *d = DATA(g);
-    uint32_t shown = owned_assistants(s, -1);   /* on display */
+    uint32_t affordable = 0;   /* on display and paid for by the goods not promised */
     *hire = *onto = 0;
-    if (!shown || assistants_of(s, p) >= OMG_MAX_ASSISTANTS) return;
-    uint32_t free = hire_targets(g, s, p) & (BIT(s->n_slots[p]) - 1);
-    int have[OMG_NCOLOURS], counted = 0;   /* colours_built, once an assistant is affordable */
-    for (shown = free ? shown : 0; shown; shown &= shown - 1) {   /* nowhere to put one: no hire */
+    if (assistants_of(s, p) >= OMG_MAX_ASSISTANTS) return;
+    for (uint32_t shown = owned_assistants(s, -1); shown; shown &= shown - 1) {
         int a = __builtin_ctz(shown);
-        if (gold_free < d->asst_cost[a][s->asst_side[a]]) continue;
-        if (!counted++) colours_built(d, s, p, have);
-        if (requirement_met(d, s, have, a)) *hire |= BIT(a);
+        affordable |= (uint32_t)(gold_free >= d->asst_cost[a][s->asst_side[a]]) << a;
     }
+    if (!affordable) return;   /* the cheaper tests first: most building steps end here */
+    uint32_t free = hire_targets(g, s, p) & (BIT(s->n_slots[p]) - 1);
+    if (!free) return;   /* nowhere to put one: no hire */
+    int have[OMG_NCOLOURS];
+    colours_built(d, s, p, have);
+    for (; affordable; affordable &= affordable - 1)
+        if (requirement_met(d, s, have, __builtin_ctz(affordable))) *hire |= BIT(__builtin_ctz(affordable));
     *onto = *hire ? free : 0;
 }
 
