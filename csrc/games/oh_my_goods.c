@@ -1679,10 +1679,20 @@ OUT_OF_LINE void apply_decision(const es_game *g, omg_state *s, es_move m) {
     run(g, s);
 }
 
+/* A good taken (chance): goods leave one at a time, and another take follows at once while
+ * the slot has more goods than it still gives (what step() would find). */
+OUT_OF_LINE void apply_take_then_run(const es_game *g, omg_state *s, int c) {
+    int k = (s->loc[c] - OMG_L_GOOD) % OMG_SLOTS;   /* the first slot still giving goods */
+    apply_take(g, s, c);
+    if (s->take_left[k] && s->take_left[k] < s->goods_n[s->take_player][k]) return;
+    run(g, s);
+}
+
 static void omg_apply(const es_game *g, void *vs, es_move m) {
     omg_state *s = (omg_state *)vs;
     if (MV_TYPE(m) != OMG_M_DRAW || s->sub != OMG_SUB_DRAW) {
-        apply_decision(g, s, m);
+        if (MV_TYPE(m) == OMG_M_TAKE) apply_take_then_run(g, s, MV_ARG(m, 5, 7));
+        else apply_decision(g, s, m);
         return;
     }
     /* the commonest move, straight to its handler (at a draw node omg_apply_one adds nothing to
