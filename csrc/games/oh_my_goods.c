@@ -188,11 +188,14 @@ static inline void put(omg_state *s, int c, int loc, int seen) { put_from(s, c, 
 
 /* p's resource offices (4.0): how many of each resource they give, into offices; their total. */
 static inline int resource_offices(const omg_data *d, const omg_state *s, int p, int offices[OMG_NRES + 1]) {
-    memset(offices, 0, sizeof(int) * (OMG_NRES + 1));
-    for (int k = 1; k < OMG_SLOTS; k++) offices[d->card_office[slot_card1(s, p, k)]]++;   /* [0]: none */
-    int total = OMG_SLOTS - 1 - offices[0];
+    /* counted in four bits per resource of one word ([0]: none; at most nine slots), not by
+     * increments of offices[] in memory, each waiting on the one before */
+    _Static_assert(OMG_SLOTS - 1 < 16 && 4 * (OMG_NRES + 1) <= 32, "nibble counts");
+    uint32_t counts = 0;
+    for (int k = 1; k < OMG_SLOTS; k++) counts += 1u << 4 * d->card_office[slot_card1(s, p, k)];
     offices[0] = 0;
-    return total;
+    for (int r = 1; r <= OMG_NRES; r++) offices[r] = counts >> 4 * r & 15;
+    return OMG_SLOTS - 1 - (int)(counts & 15);
 }
 
 /* Resources p has for normal production: both market rows + p's resource offices (4.0). */
