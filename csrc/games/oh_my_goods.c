@@ -214,19 +214,14 @@ static int hand_of_resource(const omg_data *d, const omg_state *s, int p, int r)
 
 /* ---------------------------------------------------------------- payments (minimal only) */
 
-typedef struct pay_ctx {
-    int n, cost, avail[OMG_SLOTS], value[OMG_SLOTS];
-} pay_ctx;
-
-static inline int minimal_at(const pay_ctx *c, int total, int minv) { return total - c->cost < minv; }
-
 /* Can slots j.. complete a payment, `total` paid so far with smallest value minv, minimally?
  * A completion whose smallest good is worth u pays an extra S from goods worth >= u with
  * cost <= total + S < cost + min(minv, u); so it exists iff for some u among the remaining
  * values the bounded subset sums of those goods (a bit mask; sums stay below 64) meet that
  * window. Taking u smaller than the true smallest only narrows the window, so any u works.
  * The goods are taken by value, highest first, so that the sums for each u grow from those
- * for the value above it (subset sums do not depend on the order goods are added in).
+ * for the value above it (subset sums do not depend on the order goods are added in, nor on
+ * which slot of a value they lie on: one count per value will do).
  * The sums depend on j only, so pay_sums works them out once for all the totals gen_pay
  * tries at slot j, and can_complete meets them with each window. */
 typedef struct pay_sums {
@@ -234,44 +229,37 @@ typedef struct pay_sums {
     uint64_t reach[OMG_SLOTS];  /* bit x: goods worth >= value[i] can pay an extra x */
 } pay_sums;
 
-static void pay_sums_of(const pay_ctx *c, int j, pay_sums *ps) {
-    int m = 0, value[OMG_SLOTS], avail[OMG_SLOTS];
-    for (int k = j; k < c->n; k++) {   /* insertion sort by value, descending */
-        if (!c->value[k] || !c->avail[k]) continue;
-        int i = m++;
-        for (; i > 0 && value[i - 1] < c->value[k]; i--) value[i] = value[i - 1], avail[i] = avail[i - 1];
-        value[i] = c->value[k], avail[i] = c->avail[k];
+/* Slots j >= 1 of p; counting the free goods per value (1..15, read from the card table)
+ * needs no sort of the slots, and slots past the last hold no goods. */
+static void pay_sums_of(const omg_data *d, const omg_state *s, int p, int j, pay_sums *ps) {
+    int count[INF_VALUE] = {0};
+    uint32_t values = 0;   /* bit v: free goods worth v */
+    for (int k = j; k < OMG_SLOTS; k++) {
+        int v = d->card_value[slot_card1(s, p, k)], a = s->goods_n[p][k] - s->reserved[p][k];
+        count[v] += a;
+        values |= (uint32_t)(a > 0) << v;
     }
+    values &= ~1u;        /* value 0: offices make no goods */
     uint64_t reach = 1;   /* bit x: an extra payment of x is possible */
     ps->m = 0;
-    for (int i = 0; i < m; i++) {
-        int v = value[i];
+    for (; values; values &= ~BIT(31 - __builtin_clz(values))) {
+        int v = 31 - __builtin_clz(values);
         uint64_t acc = reach;
-        for (int a = 1; a <= avail[i] && a * v < 64; a++) acc |= reach << (a * v);
+        for (int a = 1; a <= count[v] && a * v < 64; a++) acc |= reach << (a * v);
         reach = acc;
-        if (i + 1 < m && value[i + 1] == v) continue;   /* not yet all goods worth >= v */
         ps->value[ps->m] = v;
         ps->reach[ps->m++] = reach;
     }
 }
 
-static int can_complete(const pay_ctx *c, const pay_sums *ps, int total, int minv) {
-    int need = c->cost - total;
+static int can_complete(int cost, const pay_sums *ps, int total, int minv) {
+    int need = cost - total;
     for (int i = 0; i < ps->m; i++) {
         int width = ps->value[i] < minv ? ps->value[i] : minv;
         uint64_t window = ((1ull << width) - 1) << need;   /* need + width <= 31 + 15 < 64 */
         if (ps->reach[i] & window) return 1;
     }
     return 0;
-}
-
-static void pay_context(const omg_data *d, const omg_state *s, int p, int cost, pay_ctx *c) {
-    c->n = s->n_slots[p];
-    c->cost = cost;
-    for (int k = 0; k < c->n; k++) {
-        c->value[k] = slot_value(d, s, p, k);
-        c->avail[k] = c->value[k] ? s->goods_n[p][k] - s->reserved[p][k] : 0;
-    }
 }
 
 /* A minimal payment exists iff the goods not yet promised are worth the cost: pay them all,
@@ -727,19 +715,18 @@ static int step(const es_game *g, omg_state *s) { return step_inline(g, s); }
 
 static int gen_pay(const es_game *g, const omg_state *s, es_move *out) {
     const omg_data *d = DATA(g);
-    pay_ctx c;
     pay_sums rest;
-    int n = 0, j = s->pay_slot, p = s->pay_player;
-    pay_context(d, s, p, s->pay_cost, &c);
-    pay_sums_of(&c, j + 1, &rest);
-    for (int k = 0; k <= c.avail[j]; k++) {
-        int t = s->pay_total + k * c.value[j];
-        int mv = k && c.value[j] < s->pay_min ? c.value[j] : s->pay_min;
-        if (t >= s->pay_cost) {
-            if (minimal_at(&c, t, mv)) out[n++] = MV(OMG_M_PAY, k);
+    int n = 0, j = s->pay_slot, p = s->pay_player, cost = s->pay_cost;
+    int value = slot_value(d, s, p, j), avail = value ? s->goods_n[p][j] - s->reserved[p][j] : 0;
+    pay_sums_of(d, s, p, j + 1, &rest);
+    for (int k = 0; k <= avail; k++) {
+        int t = s->pay_total + k * value;
+        int mv = k && value < s->pay_min ? value : s->pay_min;
+        if (t >= cost) {
+            if (t - cost < mv) out[n++] = MV(OMG_M_PAY, k);   /* minimal: no good to spare */
             break;
         }
-        if (can_complete(&c, &rest, t, mv)) out[n++] = MV(OMG_M_PAY, k);
+        if (can_complete(cost, &rest, t, mv)) out[n++] = MV(OMG_M_PAY, k);
     }
     return n;
 }
