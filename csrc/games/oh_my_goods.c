@@ -824,7 +824,7 @@ typedef struct chain_opts {
 
 /* The chain of slot k of p, a building with one. `stocked`: slots_with_goods, or ~0u until an
  * input takes a good. Returns the number of moves (0: an input has no source). */
-static int chain_options(const omg_data *d, const omg_state *s, int p, int k, uint32_t *stocked, chain_opts *o) {
+static inline int chain_options(const omg_data *d, const omg_state *s, int p, int k, uint32_t *stocked, chain_opts *o) {
     const omg_building *b = slot_building(d, s, p, k);
     o->n_in = b->chain_n;
     o->cnt[1] = 1;
