@@ -1567,6 +1567,22 @@ static inline int redraw_card_left(const es_game *g, const omg_state *s, int p) 
     return !g->options[OMG_OPT_ALL_OR_NOTHING] && es_bits128_highest(s->hand[p]) > es_bits128_highest(s->pending[p]);
 }
 
+/* A production p surely has, found cheaply: the worker's building, not yet run, with each of
+ * its inputs in the market and hand (resource offices would only add). Most production nodes
+ * are answered here, without gen_produce's offices and assistants. */
+static inline int worker_surely_produces(const omg_data *d, const omg_state *s, int p) {
+    int ws = s->worker_slot[p];
+    if (ws < 0 || ws >= s->n_slots[p] || (s->tried[p] >> ws & 1)) return 0;
+    const omg_building *b = slot_building(d, s, p, ws);
+    if (b->input_any) return 0;
+    uint32_t inputs = ~bytes_equal8(b->input, 0) & (BIT(OMG_NRES + 1) - 2);   /* as gen_produce */
+    for (; inputs; inputs &= inputs - 1) {
+        int r = __builtin_ctz(inputs);
+        if (b->input[r] > es_bits128_count_and(s->market, d->res_cards[r]) + hand_of_resource(d, s, p, r)) return 0;
+    }
+    return 1;
+}
+
 /* Does the decision node offer at least two moves? O(1) for the commonest nodes; otherwise
  * the first two moves are listed into `moves` (so a forced move is moves[0]). */
 static int several_moves(const es_game *g, const omg_state *s, es_move *moves) {
@@ -1583,6 +1599,7 @@ static int several_moves(const es_game *g, const omg_state *s, es_move *moves) {
         if (s->stage == OMG_ST_P4_PRODUCE || s->stage == OMG_ST_FINAL) {   /* the end, or a production or chain */
             int final = s->stage == OMG_ST_FINAL;
             es_move produce[OMG_NRES];   /* gen_produce stops after the first building's moves */
+            if (!final && worker_surely_produces(d, s, p)) return 1;
             if ((!final && gen_produce(g, s, p, produce, 0, 1)) || any_chain(d, s, p, final || s->final_full)) return 1;
             moves[0] = final ? OMG_M_END_CHAINS : OMG_M_END_PRODUCTION;
             return 0;
