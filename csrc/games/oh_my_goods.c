@@ -420,7 +420,8 @@ static void begin_round(const es_game *g, omg_state *s) {
 }
 
 static void cleanup(const es_game *g, omg_state *s) {
-    ES_BITS_FOREACH(c, s->market, 2) put(s, c, OMG_L_DISCARD, all_seen(g));
+    ES_BITS_FOREACH(c, s->market, 2)   /* from either row (the same mask): no test of where it lies */
+        put_from(s, c, OMG_L_MARKET1, OMG_L_DISCARD, all_seen(g));
     memset(s->produced, 0, sizeof s->produced);
     memset(s->tried, 0, sizeof s->tried);
     memset(s->worker_slot, -1, sizeof s->worker_slot);
