@@ -18,10 +18,11 @@ from .base import AgentBase
 from .mcts import MAX_WORLDS, MCTSAgent, cpu_count
 
 #: game -> MCTSAgent keyword arguments (besides the budget, threads and seed), chosen from
-#: the arena runs recorded in docs/strength.md (the rollouts: section "2026-12-07 (stop 34)").
+#: the arena runs recorded in docs/strength.md (the rollouts: sections "2026-12-07 (stop 34)"
+#: and "(stop 35)").
 PER_GAME: dict[str, dict[str, Any]] = {
     "vienna": {"information_sets": False, "depth": 20, "widening": 0.5, "eval": "learned"},   # up to 224 moves
-    "coal_baron": {"information_sets": False, "depth": 20},
+    "coal_baron": {"information_sets": False, "depth": 20, "eval": "learned", "rollout": 0.5},  # half greedy
     "oh_my_goods": {"information_sets": True, "depth": 20, "eval": "learned", "rollout": 0.5},   # half greedy
     "bruges": {"information_sets": True, "depth": 20, "eval": "learned", "rollout": 0.5},        # half greedy
     "wolsung": {"information_sets": True, "depth": 20, "rollout": 0.5},                          # half greedy
