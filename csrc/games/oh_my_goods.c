@@ -823,10 +823,11 @@ typedef struct chain_opts {
     int moves;
 } chain_opts;
 
-/* The chain of slot k of p, a building with one. `stocked`: slots_with_goods, or ~0u until an
- * input takes a good. Returns the number of moves (0: an input has no source). */
+/* The chain of slot k of p. `stocked`: slots_with_goods, or ~0u until an input takes a good.
+ * Returns the number of moves (0: the building has no chain, or an input has no source). */
 static inline int chain_options(const omg_data *d, const omg_state *s, int p, int k, uint32_t *stocked, chain_opts *o) {
     const omg_building *b = slot_building(d, s, p, k);
+    if (!b->chain_n) return o->moves = 0;
     o->n_in = b->chain_n;
     o->cnt[1] = 1;
     o->single = 0;
@@ -898,7 +899,7 @@ static int gen_chains(const es_game *g, const omg_state *s, int p, int anywhere,
     for (uint32_t slots = chain_slots(s, p, anywhere); slots; slots &= slots - 1) {
         int k = __builtin_ctz(slots), ids[2][OMG_NCARDS];
         chain_opts o;
-        if (!slot_building(d, s, p, k)->chain_n || !chain_options(d, s, p, k, &stocked, &o)) continue;
+        if (!chain_options(d, s, p, k, &stocked, &o)) continue;
         int n0 = chain_input_ids(&o, 0, ids[0]), n1 = chain_input_ids(&o, 1, ids[1]);
         for (int a = 0; a < n0; a++)
             for (int c2 = 0; c2 < n1; c2++) {
@@ -919,9 +920,15 @@ static int any_chain(const omg_data *d, const omg_state *s, int p, int anywhere)
     chain_opts o;
     for (uint32_t slots = chain_slots(s, p, anywhere); slots; slots &= slots - 1) {
         int k = __builtin_ctz(slots);
-        if (slot_building(d, s, p, k)->chain_n && chain_options(d, s, p, k, &stocked, &o)) return 1;
+        if (chain_options(d, s, p, k, &stocked, &o)) return 1;
     }
     return 0;
+}
+
+/* The index of the move drawn among n (the count random_move reports). */
+static int draw_index(es_rng *rng, int n, int *count) {
+    *count = n;
+    return (int)es_rng_u32_below(rng, (uint32_t)n);
 }
 
 /* random_move at a node of `first` (END_PRODUCTION or END_CHAINS), then `np` listed moves,
@@ -934,12 +941,11 @@ static es_move pick_with_chains(const es_game *g, const omg_state *s, int p, int
     uint32_t stocked = ~0u;
     for (uint32_t slots = chain_slots(s, p, anywhere); slots; slots &= slots - 1) {
         int k = __builtin_ctz(slots);
-        if (!slot_building(d, s, p, k)->chain_n || !chain_options(d, s, p, k, &stocked, &o[m])) continue;
+        if (!chain_options(d, s, p, k, &stocked, &o[m])) continue;
         n += o[m].moves;
         ks[m++] = k;
     }
-    int r = (int)es_rng_u32_below(rng, (uint32_t)n);
-    *count = n;
+    int r = draw_index(rng, n, count);
     if (r == 0) return first;
     if (--r < np) return listed[r];
     r -= np;
@@ -1289,14 +1295,7 @@ static es_move ascending_pick(const uint64_t above[2], int left, int type, es_rn
         *count = 0;
         return 0;
     }
-    *count = n;
-    return MV(type, es_bits128_select(above, (int)es_rng_u32_below(rng, (uint32_t)n)));
-}
-
-/* The index of the move drawn among n (the count random_move reports). */
-static int draw_index(es_rng *rng, int n, int *count) {
-    *count = n;
-    return (int)es_rng_u32_below(rng, (uint32_t)n);
+    return MV(type, es_bits128_select(above, draw_index(rng, n, count)));
 }
 
 /* random_move hook: every decision is counted and indexed in omg_legal_moves_raw's order,
@@ -1357,8 +1356,10 @@ static es_move omg_random_move(const es_game *g, const void *vs, es_rng *rng, in
         uint32_t hire, onto;
         hire_options(g, s, p, gold_free, &hire, &onto);
         int slots = __builtin_popcount(onto);
-        int k = draw_index(rng, 1 + build + __builtin_popcount(hire) * slots, count) - 1 - build;
-        if (k < 0) return k == -1 - build ? OMG_M_PASS : OMG_M_BUILD;
+        int r = draw_index(rng, 1 + build + __builtin_popcount(hire) * slots, count);
+        if (r == 0) return OMG_M_PASS;
+        if (r == 1 && build) return OMG_M_BUILD;
+        int k = r - 1 - build;   /* the hires */
         uint64_t hs[2] = {hire, 0}, os[2] = {onto, 0};
         return OMG_M_HIRE | es_bits128_select(hs, k / slots) << 5 | es_bits128_select(os, k % slots) << 8;
     }
