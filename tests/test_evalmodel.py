@@ -221,13 +221,13 @@ def test_train_eval_can_self_play_with_an_earlier_model(tmp_path, capsys):
 
 def test_the_default_ai_uses_a_learned_evaluation_only_where_one_ships():
     ai = agents.make("ai:iterations=50:threads=1")
-    # docs/strength.md, stops 31, 32 and 35: shipped where it played stronger than the hand one
+    # docs/strength.md, stops 31, 32, 35 and 36: shipped where it played stronger than the hand one
     for game, players in (("vienna", 3), ("vienna", 4), ("bruges", 2), ("bruges", 4), ("oh_my_goods", 2),
-                          ("oh_my_goods", 3), ("coal_baron", 2)):
+                          ("oh_my_goods", 3), ("coal_baron", 2), ("coal_baron", 3)):
         assert ai.agent_for(game, players).eval == "learned", (game, players)
     assert ai.agent_for("bruges", 3).eval == "hand"         # trained, played weaker: not shipped
+    assert ai.agent_for("coal_baron", 4).eval == "hand"     # trained, no gain at equal time: not shipped
     assert ai.agent_for("oh_my_goods", 4).eval == "hand"    # no model yet
-    assert ai.agent_for("coal_baron", 3).eval == "hand"     # no model yet
     assert ai.agent_for("wolsung", 2).eval == "hand"        # its ai does not ask for one
     s = decision_state("vienna", 3)
     assert ai.choose(s, s.current_player) in s.legal_moves()
