@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seconds", type=float, action="append", help="a budget (repeatable; default 0.05, 0.2, 1)")
     p.add_argument("--positions", type=int, default=4, help="positions per game (default 4)")
-    p.add_argument("--games", nargs="*", default=es.games())
+    p.add_argument("--games", nargs="*", default=es.games(), choices=es.games())
     p.add_argument("--json", action="store_true", help="one JSON object per row")
     a = p.parse_args(argv)
     budgets = a.seconds or [0.05, 0.2, 1.0]
