@@ -3,9 +3,10 @@
     python bench/time_budget.py                          # 0.05, 0.2 and 1 s; every game
     python bench/time_budget.py --seconds 0.2 --positions 5 --json
 
-Per game: positions 30 random actions into seeded games (the next decision node with at least
-two moves); on each, one `choose` per agent spec and budget, timed with the wall clock around the
-whole call (determinization, the search, merging the worlds, picking the move). Prints per
+Per game: mid-game positions with at least two moves, 30 random decisions into seeded games
+(eurosearch.bench_search.midgame_positions, as `eurosearch bench --search`); on each, one
+`choose` per agent spec and budget, timed with the wall clock around the whole call
+(determinization, the search, merging the worlds, picking the move). Prints per
 game, spec and budget the median and the largest ratio of the time taken to the budget.
 Run it on a quiet machine: a loaded one stretches every move alike.
 """
@@ -14,32 +15,27 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import time
 
 import eurosearch as es
 from eurosearch import agents
+from eurosearch.bench_search import midgame_positions
 
 SPECS = ("ai:seconds={t}", "ai:seconds={t}:threads=1", "mcts:seconds={t}:worlds=4", "ismcts:seconds={t}",
          "expectimax:seconds={t}:nodes=0")
 
 
 def positions(name: str, count: int) -> list[es.State]:
-    """`count` decision nodes with a choice, the first after 30 random actions into seeded games."""
+    """`count` decision nodes with a choice (a forced move is played without a search), from
+    the benchmarks' mid-game positions: 30 random decisions into seeded games."""
     g = es.game(name)
     out: list[es.State] = []
     seed = 0
     while len(out) < count:
-        s, rng = g.new_state(seed=seed), random.Random(seed)
+        out += [s for s in midgame_positions(g, count, seed) if len(s.legal_moves()) >= 2]
         seed += 1
-        for step in range(1000):   # 30 actions, then on to the next decision node
-            if s.is_terminal() or (step >= 30 and not s.is_chance()):
-                break
-            s.apply(s.sample_chance(seed=rng.getrandbits(32)) if s.is_chance() else rng.choice(s.legal_moves()))
-        if not s.is_terminal() and not s.is_chance() and len(s.legal_moves()) >= 2:
-            out.append(s)
-    return out
+    return out[:count]
 
 
 def measure(name: str, budgets: list[float], count: int) -> list[dict]:
