@@ -3,9 +3,9 @@
     python bench/fingerprint.py            # one line of JSON: a digest per game and part
 
 Per game, at its smallest and largest player count: seeded native random games (decisions,
-chance nodes, final scores), MCTS results (moves, visit counts, values), expectimax results
-(moves, values, best move, node count) and the evaluation (every bit) from positions along
-seeded games. Run it with the build before and the build after a change (e.g. two virtual
+chance nodes, final scores), MCTS results (moves, visit counts, values; with playouts to the end
+and of 20 decisions), expectimax results (moves, values, best move, node count) and the
+evaluation (every bit) from positions along seeded games. Run it with the build before and the build after a change (e.g. two virtual
 environments) and compare: the lines must be equal. The digests cover exact values, so any
 change of the games played, of a tree or of a search's values shows.
 """
@@ -41,7 +41,7 @@ def fingerprint(name: str, players: int, positions: int = 6) -> dict[str, str]:
     g = es.game(name, players=players)
     scores, dec, ch = g.random_playout_stats(300, 11)
     random_part = [dec, ch, scores.round(9).tolist()]
-    mcts_part, exp_part = [], []
+    mcts_part, depth_part, exp_part = [], [], []
     # the evaluation, exactly (every bit of the doubles), at decision states of seeded games
     eval_part = [s.evaluate() for seed in (7, 8, 9) for s in _positions(g, seed, 40)]
     for k, s in enumerate(_positions(g, 5, positions)):
@@ -50,10 +50,13 @@ def fingerprint(name: str, players: int, positions: int = 6) -> dict[str, str]:
         mcts_part.append([list(moves), list(visits), [round(v, 9) for v in values]])
         moves, visits, values, _ = s.mcts(p, iterations=400, seed=k, information_sets=g.has_hidden_information)
         mcts_part.append([list(moves), list(visits), [round(v, 9) for v in values]])
+        moves, visits, values, _ = s.mcts(p, iterations=400, seed=k, rollout_depth=20)
+        depth_part.append([list(moves), list(visits), [round(v, 9) for v in values]])
         moves, values, info = s.expectimax(depth=3, iterative=True, max_nodes=20_000, table_bytes=1 << 20)
         exp_part.append(info["depth"])
         exp_part.append([list(moves), [round(v, 9) for v in values], info["best"], info["nodes"]])
-    return {"random": _digest(random_part), "mcts": _digest(mcts_part), "expectimax": _digest(exp_part),
+    return {"random": _digest(random_part), "mcts": _digest(mcts_part), "mcts_depth20": _digest(depth_part),
+            "expectimax": _digest(exp_part),
             "evaluate": _digest([[v.hex() for v in values] for values in eval_part])}
 
 

@@ -46,6 +46,8 @@ int es_decode(const es_game *g, const uint8_t *buf, size_t len, void *s, char *e
 void es_rng_seed(es_rng *r, uint64_t seed);
 uint32_t es_rng_below(es_rng *r, uint32_t n);
 es_move es_random_move(const es_game *g, const void *s, es_rng *rng, int *count);
+int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *decisions, int64_t *chance);
+int es_random_play(const es_game *g, void *s, es_rng *rng, int64_t max_decisions, int64_t *decisions, int64_t *chance);
 int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *scores_out, int64_t *decisions_out, int64_t *chance_out);
 void es_request_stop(void);
 void es_watch_stops(int on);
@@ -148,7 +150,7 @@ def _norm(text: str) -> str:
 def test_header_and_library_are_installed():
     assert es.library_path().is_file()
     assert (es.include_dir() / "eurosearch.h").is_file()
-    assert lib.es_abi_version() == D["ES_ABI_VERSION"] == 8
+    assert lib.es_abi_version() == D["ES_ABI_VERSION"] == 9
     assert lib.es_game_count() >= 1
 
 
@@ -353,6 +355,96 @@ def test_random_move_through_the_abi_is_the_listed_move_at_the_drawn_index():
         assert lib.es_apply(cg.g, s, legal[rng.randrange(len(legal))]) == ES_OK
         decisions += 1
     assert decisions > 100
+
+
+# ----------------------------------------------------------------------------- random play
+
+
+def _native_game(name: str, players: int):
+    """Any game with its bundled data and default options, made through the ABI."""
+    spec = es.game_spec(name)
+    opts = spec.parse_options(None, players)
+    loaded = spec.load_data(None, opts)
+    table, options = spec.table(loaded), spec.option_array(opts)
+    keep = ffi.new("int32_t[]", table), ffi.new("int32_t[]", options)
+    err = ffi.new("char[512]")
+    g = lib.es_game_new(name.encode(), players, keep[0], len(table), keep[1], len(options), err, 512)
+    assert g != ffi.NULL, ffi.string(err).decode()
+    return ffi.gc(g, lib.es_game_free), keep
+
+
+def _play_step_by_step(g, s, rng, max_decisions: int) -> tuple[int, int]:
+    """es_random_play's contract written out over the single-step calls: at a decision
+    es_random_move, at a chance node es_sample_chance, both from one generator; (decisions,
+    chance events)."""
+    decisions = chance = 0
+    count = ffi.new("int *")
+    while max_decisions < 0 or decisions < max_decisions:
+        cp = lib.es_current_player(g, s)
+        if cp == ES_TERMINAL:
+            break
+        if cp == ES_CHANCE:
+            m = lib.es_sample_chance(g, s, rng)
+            chance += 1
+        else:
+            m = lib.es_random_move(g, s, rng, count)
+            assert count[0] > 0
+            decisions += 1
+        assert lib.es_apply(g, s, m) == ES_OK
+    return decisions, chance
+
+
+# Every game: those with a random_play hook (Oh My Goods!: its own loop, forced moves found from
+# the counts it draws from) and those the library's loop over the hooks plays
+@pytest.mark.parametrize("name, players", [(name, es.game_spec(name).min_players) for name in es.games()]
+                         + [("oh_my_goods", 3), ("oh_my_goods", 4)])
+def test_random_play_is_the_step_by_step_game(name, players):
+    """es_random_play and es_random_playout_from leave the state, the generator and the
+    counts exactly as the step-by-step loop does: to the end, and for a number of decisions,
+    from the start and from states along the way."""
+    g, _keep = _native_game(name, players)
+    size = lib.es_state_size(g)
+    a, b = ffi.new("es_rng *"), ffi.new("es_rng *")
+    dec, ch = ffi.new("int64_t *"), ffi.new("int64_t *")
+    start = ffi.new("uint8_t[]", size)
+    lib.es_init(g, start)
+    compared = 0
+    for seed in range(4):
+        lib.es_rng_seed(a, 1000 + seed)
+        for max_decisions in (1, 7, 20, 60, -1):
+            s1, s2 = ffi.new("uint8_t[]", size), ffi.new("uint8_t[]", size)
+            ffi.memmove(s1, start, size)
+            ffi.memmove(s2, start, size)
+            ffi.memmove(b, a, ffi.sizeof("es_rng"))
+            dec[0] = ch[0] = 0
+            if max_decisions < 0:
+                rc = lib.es_random_playout_from(g, s1, a, dec, ch)
+            else:
+                rc = lib.es_random_play(g, s1, a, max_decisions, dec, ch)
+            assert rc == ES_OK
+            assert (dec[0], ch[0]) == _play_step_by_step(g, s2, b, max_decisions)
+            assert bytes(ffi.buffer(s1, size)) == bytes(ffi.buffer(s2, size))
+            assert bytes(ffi.buffer(a, ffi.sizeof("es_rng"))) == bytes(ffi.buffer(b, ffi.sizeof("es_rng")))
+            if max_decisions > 0 and lib.es_current_player(g, s1) != ES_TERMINAL:
+                assert dec[0] == max_decisions
+            compared += 1
+            if max_decisions == 20:   # go on from here for the next counts
+                ffi.memmove(start, s1, size)
+        assert lib.es_current_player(g, s1) == ES_TERMINAL
+        lib.es_init(g, start)
+    assert compared == 20
+
+
+def test_random_play_of_no_decisions_changes_nothing():
+    g, _keep = _native_game("oh_my_goods", 2)
+    size = lib.es_state_size(g)
+    s = ffi.new("uint8_t[]", size)
+    lib.es_init(g, s)
+    before = bytes(ffi.buffer(s, size))
+    rng = ffi.new("es_rng *")
+    lib.es_rng_seed(rng, 5)
+    assert lib.es_random_play(g, s, rng, 0, ffi.NULL, ffi.NULL) == ES_OK
+    assert bytes(ffi.buffer(s, size)) == before
 
 
 # ----------------------------------------------------------------------------- stop requests

@@ -491,33 +491,69 @@ const char *es_field_item_name(const es_game *g, int field, int item) {
 
 /* ---- random playouts ---- */
 
-/* One random game on from s; looks for a stop request every 4096 steps. */
-static int playout(const es_game *g, void *s, es_rng *rng, int64_t *decisions, int64_t *chance,
-                   const es_stop *stop) {
+/* Random play on from s until the end, or until `max_decisions` decisions (< 0: no limit);
+ * looks for a stop request every 4096 steps. The counts are added to *decisions and *chance
+ * (either may be NULL). */
+static int playout(const es_game *g, void *s, es_rng *rng, int64_t max_decisions, int64_t *decisions,
+                   int64_t *chance, const es_stop *stop) {
     const es_game_def *d = g->def;
-    for (int64_t step = 0; step < ES_PLAYOUT_STEP_LIMIT; step++) {
-        if ((step & 4095) == 4095 && es_stop_requested(stop)) return ES_ERR_INTERRUPTED;
-        int cp = d->current_player(g, s);
-        if (cp == ES_TERMINAL) return ES_OK;
-        es_move m;
-        if (cp == ES_CHANCE) {
-            m = d->sample_chance(g, s, rng);
-            if (chance) ++*chance;
-        } else {
-            int n;
-            m = es_random_move(g, s, rng, &n);
-            if (n <= 0) return ES_ERR_LIMIT;
-            if (decisions) ++*decisions;
+    int64_t dec = 0, ch = 0, limit = max_decisions < 0 ? INT64_MAX : max_decisions;
+    int rc = ES_ERR_LIMIT;
+    if (d->random_play) {
+        /* the game's own loop, in rounds of 4096 steps with a look for a stop between them */
+        for (int64_t steps = 0; steps < ES_PLAYOUT_STEP_LIMIT;) {
+            if (dec >= limit || d->current_player(g, s) == ES_TERMINAL) {
+                rc = ES_OK;
+                break;
+            }
+            if (steps && es_stop_requested(stop)) {
+                rc = ES_ERR_INTERRUPTED;
+                break;
+            }
+            int64_t before = dec + ch, round = ES_PLAYOUT_STEP_LIMIT - steps < 4096 ? ES_PLAYOUT_STEP_LIMIT - steps : 4096;
+            rc = d->random_play(g, s, rng, round, limit - dec, &dec, &ch);
+            if (rc != ES_OK) break;
+            rc = ES_ERR_LIMIT;
+            steps += dec + ch - before;
         }
-        d->apply(g, s, m);
+    } else {
+        for (int64_t step = 0; step < ES_PLAYOUT_STEP_LIMIT; step++) {
+            if ((step & 4095) == 4095 && es_stop_requested(stop)) {
+                rc = ES_ERR_INTERRUPTED;
+                break;
+            }
+            int cp = d->current_player(g, s);
+            if (cp == ES_TERMINAL || dec >= limit) {
+                rc = ES_OK;
+                break;
+            }
+            es_move m;
+            if (cp == ES_CHANCE) {
+                m = d->sample_chance(g, s, rng);
+                ch++;
+            } else {
+                int n;
+                m = es_random_move(g, s, rng, &n);
+                if (n <= 0) break;
+                dec++;
+            }
+            d->apply(g, s, m);
+        }
     }
-    return ES_ERR_LIMIT;
+    if (decisions) *decisions += dec;
+    if (chance) *chance += ch;
+    return rc;
 }
 
 int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *decisions,
                            int64_t *chance) {
+    return es_random_play(g, s, rng, -1, decisions, chance);
+}
+
+int es_random_play(const es_game *g, void *s, es_rng *rng, int64_t max_decisions, int64_t *decisions,
+                   int64_t *chance) {
     es_stop stop = es_stop_begin();
-    return playout(g, s, rng, decisions, chance, &stop);
+    return playout(g, s, rng, max_decisions, decisions, chance, &stop);
 }
 
 int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *scores_out,
@@ -530,7 +566,7 @@ int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *score
     for (int64_t i = 0; i < n; i++) {
         if (es_stop_requested(&stop)) return ES_ERR_INTERRUPTED;
         es_init(g, s);
-        int rc = playout(g, s, &rng, &dec, &ch, &stop);
+        int rc = playout(g, s, &rng, -1, &dec, &ch, &stop);
         if (rc != ES_OK) return rc;
         if (scores_out) g->def->scores(g, s, scores_out + i * g->players);
     }

@@ -247,9 +247,13 @@ static inline int playout(const es_game *g, const es_mcts_config *cfg, void *s, 
     const es_game_def *d = g->def;
     double scale = cfg->eval_scale > 0 ? cfg->eval_scale : 0.5;
     int depth = cfg->rollout_depth < 0 ? 0 : cfg->rollout_depth;
-    if (cfg->rollout_depth == 0 && cfg->rollout_policy == 0) {
-        if (d->current_player(g, s) != ES_TERMINAL && es_random_playout_from(g, s, rng, NULL, NULL) != ES_OK) return 0;
-        d->returns(g, s, returns);
+    if (cfg->rollout_policy == 0) {   /* random: to the end, or `depth` decisions on, then evaluated */
+        int64_t until = cfg->rollout_depth == 0 ? -1 : depth;
+        if (d->current_player(g, s) != ES_TERMINAL && es_random_play(g, s, rng, until, NULL, NULL) != ES_OK) return 0;
+        if (d->current_player(g, s) == ES_TERMINAL)
+            d->returns(g, s, returns);
+        else
+            evaluation_returns(g, cfg, s, scale, returns);
         return 1;
     }
     for (int64_t step = 0, decisions = 0; step < (1 << 22); step++) {

@@ -925,16 +925,18 @@ static int any_chain(const omg_data *d, const omg_state *s, int p, int anywhere)
     return 0;
 }
 
-/* The index of the move drawn among n (the count random_move reports). */
-static int draw_index(es_rng *rng, int n, int *count) {
+/* The index of the move drawn among n (the count random_move reports). `forced_free`: a
+ * single move is taken without a draw, as run() takes a forced move (random_play's lazy flow). */
+static inline int draw_index(es_rng *rng, int n, int *count, int forced_free) {
     *count = n;
+    if (forced_free && n == 1) return 0;
     return (int)es_rng_u32_below(rng, (uint32_t)n);
 }
 
 /* random_move at a node of `first` (END_PRODUCTION or END_CHAINS), then `np` listed moves,
  * then the chains: one draw among them all, the chain move built from its counts. */
-static es_move pick_with_chains(const es_game *g, const omg_state *s, int p, int anywhere, es_move first,
-                                const es_move *listed, int np, es_rng *rng, int *count) {
+static inline es_move pick_with_chains(const es_game *g, const omg_state *s, int p, int anywhere, es_move first,
+                                       const es_move *listed, int np, es_rng *rng, int *count, int forced_free) {
     const omg_data *d = DATA(g);
     chain_opts o[OMG_SLOTS];
     int ks[OMG_SLOTS], m = 0, n = 1 + np;
@@ -945,7 +947,7 @@ static es_move pick_with_chains(const es_game *g, const omg_state *s, int p, int
         n += o[m].moves;
         ks[m++] = k;
     }
-    int r = draw_index(rng, n, count);
+    int r = draw_index(rng, n, count, forced_free);
     if (r == 0) return first;
     if (--r < np) return listed[r];
     r -= np;
@@ -1289,20 +1291,21 @@ static int omg_is_legal(const es_game *g, const void *vs, es_move m) {
 /* ---------------------------------------------------------------- random_move */
 
 /* The k-th move of gen_ascending(above, left, type) and how many there are, without the list. */
-static es_move ascending_pick(const uint64_t above[2], int left, int type, es_rng *rng, int *count) {
+static es_move ascending_pick(const uint64_t above[2], int left, int type, es_rng *rng, int *count, int forced_free) {
     int n = ascending_count(above, left);
     if (n <= 0) {
         *count = 0;
         return 0;
     }
-    return MV(type, es_bits128_select(above, draw_index(rng, n, count)));
+    return MV(type, es_bits128_select(above, draw_index(rng, n, count, forced_free)));
 }
 
 /* random_move hook: every decision is counted and indexed in omg_legal_moves_raw's order,
  * building only the move drawn (the chains of production and the final round by their counts,
- * chain_move), except a payment's few amounts and the productions, listed here. */
-static es_move omg_random_move(const es_game *g, const void *vs, es_rng *rng, int *count) {
-    const omg_state *s = (const omg_state *)vs;
+ * chain_move), except a payment's few amounts and the productions, listed here. With
+ * `forced_free` (random_play), a node's only move is taken without a draw. */
+static inline __attribute__((always_inline)) es_move pick_move(const es_game *g, const omg_state *s, es_rng *rng,
+                                                               int *count, int forced_free) {
     const omg_data *d = DATA(g);
     int p = s->actor;
     uint64_t above[2];
@@ -1317,46 +1320,46 @@ static es_move omg_random_move(const es_game *g, const void *vs, es_rng *rng, in
                 *count = 0;
                 return 0;
             }
-            return pay[draw_index(rng, n, count)];
+            return pay[draw_index(rng, n, count, forced_free)];
         }
-        if (ascending_choice(g, s, p, above, &left, &type)) return ascending_pick(above, left, type, rng, count);
+        if (ascending_choice(g, s, p, above, &left, &type)) return ascending_pick(above, left, type, rng, count, forced_free);
         return 0;
     }
     switch (s->stage) {
     case OMG_ST_P1_COMMIT: {   /* cards above, then done */
         if (g->options[OMG_OPT_ALL_OR_NOTHING]) return 0;
         redraw_pool(s, p, above);
-        int n = es_bits128_count(above) + 1, k = draw_index(rng, n, count);
+        int n = es_bits128_count(above) + 1, k = draw_index(rng, n, count, forced_free);
         return MV(OMG_M_REDRAW, k < n - 1 ? es_bits128_select(above, k) : 127);
     }
     case OMG_ST_P2_COMMIT:
         if (s->p2_step == 0) {   /* stay, then each target */
             int a = s->p2_asst;
             uint64_t to[2] = {move_targets(d, s, p, a), 0};
-            int k = draw_index(rng, 1 + (int)es_bits128_count(to), count);
+            int k = draw_index(rng, 1 + (int)es_bits128_count(to), count, forced_free);
             return OMG_M_MOVE | a << 5 | (k ? es_bits128_select(to, k - 1) : 15) << 8;
         }
         if (s->p2_step == 1) {   /* each free slot, exact then short */
             uint64_t free[2] = {free_producing_slots(d, s, p), 0};
             int n = 2 * es_bits128_count(free);
             if (!n) return 0;
-            int k = draw_index(rng, n, count);
+            int k = draw_index(rng, n, count, forced_free);
             return OMG_M_WORKER | es_bits128_select(free, k >> 1) << 5 | (k & 1 ? 0 : 1 << 9);
         } else {   /* a hand card, then none */
-            int n = es_bits128_count(s->hand[p]) + 1, k = draw_index(rng, n, count);
+            int n = es_bits128_count(s->hand[p]) + 1, k = draw_index(rng, n, count, forced_free);
             return MV(OMG_M_ASIDE, k < n - 1 ? es_bits128_select(s->hand[p], k) : 127);
         }
     case OMG_ST_P4_PRODUCE: {   /* end, the productions (listed: a few), the chains */
         es_move produce[OMG_SLOTS * OMG_NRES];
         int np = gen_produce(g, s, p, produce, 0, OMG_SLOTS * OMG_NRES);
-        return pick_with_chains(g, s, p, s->final_full, OMG_M_END_PRODUCTION, produce, np, rng, count);
+        return pick_with_chains(g, s, p, s->final_full, OMG_M_END_PRODUCTION, produce, np, rng, count, forced_free);
     }
     case OMG_ST_P4_BUILD: {   /* pass, build, the hires by assistant then slot */
         int gold_free = free_gold(d, s, p), build = can_build(d, s, p, gold_free);
         uint32_t hire, onto;
         hire_options(g, s, p, gold_free, &hire, &onto);
         int slots = __builtin_popcount(onto);
-        int r = draw_index(rng, 1 + build + __builtin_popcount(hire) * slots, count);
+        int r = draw_index(rng, 1 + build + __builtin_popcount(hire) * slots, count, forced_free);
         if (r == 0) return OMG_M_PASS;
         if (r == 1 && build) return OMG_M_BUILD;
         int k = r - 1 - build;   /* the hires */
@@ -1364,10 +1367,14 @@ static es_move omg_random_move(const es_game *g, const void *vs, es_rng *rng, in
         return OMG_M_HIRE | es_bits128_select(hs, k / slots) << 5 | es_bits128_select(os, k % slots) << 8;
     }
     case OMG_ST_FINAL:   /* end, the chains */
-        return pick_with_chains(g, s, p, 1, OMG_M_END_CHAINS, NULL, 0, rng, count);
+        return pick_with_chains(g, s, p, 1, OMG_M_END_CHAINS, NULL, 0, rng, count, forced_free);
     default:
         return 0;
     }
+}
+
+static es_move omg_random_move(const es_game *g, const void *vs, es_rng *rng, int *count) {
+    return pick_move(g, (const omg_state *)vs, rng, count, 0);
 }
 
 /* ---------------------------------------------------------------- apply */
@@ -1640,18 +1647,29 @@ static int several_moves(const es_game *g, const omg_state *s, es_move *moves) {
     return omg_legal_moves_raw(g, s, moves, 2) >= 2;
 }
 
-/* Advance through deterministic steps and forced decisions to the next real node. */
-static void run(const es_game *g, omg_state *s) {
+/* The decision nodes whose moves pick_move counts (all but the phase I commitments and the
+ * ascending choices): in random_play's lazy flow, run_lazy stops at them without asking
+ * several_moves, and a forced one is played there from pick_move's count. */
+static inline int counted_node(const omg_state *s) {
+    return s->sub == OMG_SUB_PAY || (s->sub == OMG_SUB_NONE && s->stage != OMG_ST_P1_COMMIT);
+}
+
+/* Advance through deterministic steps and forced decisions to the next real node; `lazy`:
+ * stop at a counted node even when its move is forced (random_play plays it). */
+static inline __attribute__((always_inline)) void run_impl(const es_game *g, omg_state *s, int lazy) {
     es_move moves[OMG_MAX_MOVES];
     for (int guard = 0; guard < 100000; guard++) {
         if (step_inline(g, s)) continue;
-        if (s->actor >= 0 && !several_moves(g, s, moves)) {
+        if (s->actor >= 0 && !(lazy && counted_node(s)) && !several_moves(g, s, moves)) {
             omg_apply_one(g, s, moves[0]);
             continue;
         }
         return;
     }
 }
+
+static void run(const es_game *g, omg_state *s) { run_impl(g, s, 0); }
+OUT_OF_LINE void run_lazy(const es_game *g, omg_state *s) { run_impl(g, s, 1); }
 
 /* After a draw: does its batch go on (the next node another draw, as step() would find)? */
 static inline int draw_batch_goes_on(const omg_state *s) {
@@ -1670,7 +1688,8 @@ OUT_OF_LINE void apply_draw_then_run(const es_game *g, omg_state *s, int c) {
     if (!draw_batch_goes_on(s)) run(g, s);
 }
 
-OUT_OF_LINE void apply_decision(const es_game *g, omg_state *s, es_move m) {
+static inline __attribute__((always_inline)) void apply_decision_impl(const es_game *g, omg_state *s, es_move m,
+                                                                      int lazy) {
     apply_one_inline(g, s, m);
     /* fast paths, where the next node is known to be a choice (what step() and several_moves()
      * would find): in a phase I redraw, after a card the same player chooses again and after
@@ -1685,17 +1704,29 @@ OUT_OF_LINE void apply_decision(const es_game *g, omg_state *s, es_move m) {
     /* a worker placed in a phase II plan: the same planner sets a card aside next, a choice if
      * the hand holds a card */
     if (MV_TYPE(m) == OMG_M_WORKER && es_bits128_any(s->hand[s->actor])) return;
-    run(g, s);
+    if (lazy)
+        run_lazy(g, s);
+    else
+        run(g, s);
 }
+
+OUT_OF_LINE void apply_decision(const es_game *g, omg_state *s, es_move m) { apply_decision_impl(g, s, m, 0); }
+OUT_OF_LINE void apply_decision_lazy(const es_game *g, omg_state *s, es_move m) { apply_decision_impl(g, s, m, 1); }
 
 /* A good taken (chance): goods leave one at a time, and another take follows at once while
  * the slot has more goods than it still gives (what step() would find). */
-OUT_OF_LINE void apply_take_then_run(const es_game *g, omg_state *s, int c) {
+static inline __attribute__((always_inline)) void apply_take_impl(const es_game *g, omg_state *s, int c, int lazy) {
     int k = (s->loc[c] - OMG_L_GOOD) % OMG_SLOTS;   /* the first slot still giving goods */
     apply_take(g, s, c);
     if (s->take_left[k] && s->take_left[k] < s->goods_n[s->take_player][k]) return;
-    run(g, s);
+    if (lazy)
+        run_lazy(g, s);
+    else
+        run(g, s);
 }
+
+OUT_OF_LINE void apply_take_then_run(const es_game *g, omg_state *s, int c) { apply_take_impl(g, s, c, 0); }
+OUT_OF_LINE void apply_take_lazy(const es_game *g, omg_state *s, int c) { apply_take_impl(g, s, c, 1); }
 
 static void omg_apply(const es_game *g, void *vs, es_move m) {
     omg_state *s = (omg_state *)vs;
@@ -1712,6 +1743,60 @@ static void omg_apply(const es_game *g, void *vs, es_move m) {
     }
     apply_draw(g, s, MV_ARG(m, 5, 7));
     if (!draw_batch_goes_on(s)) run(g, s);
+}
+
+/* random_play hook: omg_sample_chance, pick_move and omg_apply's paths in one loop, with the
+ * lazy flow (run_lazy): where pick_move counts a node's moves, run() does not first ask
+ * several_moves whether there is a choice; a forced move is played from the count, without a
+ * draw or a decision counted, as run() would play it. The draws of a batch follow each other
+ * in an inner loop. */
+static int omg_random_play(const es_game *g, void *vs, es_rng *rng, int64_t max_steps, int64_t max_decisions,
+                           int64_t *decisions, int64_t *chance) {
+    omg_state *s = (omg_state *)vs;
+    int64_t dec = 0, ch = 0;
+    int rc = ES_OK;
+    while (s->stage != OMG_ST_OVER && dec + ch < max_steps && dec < max_decisions) {
+        if (s->actor < 0) {
+            ch++;
+            if (s->sub != OMG_SUB_DRAW) {
+                es_move m = sample_other(g, s, rng);
+                if (MV_TYPE(m) == OMG_M_TAKE)
+                    apply_take_lazy(g, s, MV_ARG(m, 5, 7));
+                else
+                    apply_decision_lazy(g, s, m);
+                continue;
+            }
+            for (;;) {   /* a batch of draws (omg_sample_chance, then omg_apply's draw path) */
+                int k = (int)es_rng_u32_below(rng, (uint32_t)es_bits128_count(s->deck));
+                apply_draw(g, s, es_bits128_select(s->deck, k));
+                if (!draw_batch_goes_on(s)) {
+                    run_lazy(g, s);
+                    break;
+                }
+                if (dec + ch >= max_steps) break;
+                ch++;
+            }
+            continue;
+        }
+        int n, lazy = counted_node(s);
+        es_move m = pick_move(g, s, rng, &n, lazy);
+        if (n < 0) {   /* no count for this node: es_random_move's list */
+            es_move moves[OMG_MAX_MOVES];
+            n = omg_legal_moves_raw(g, s, moves, OMG_MAX_MOVES);
+            if (n > 0) m = moves[es_rng_u32_below(rng, (uint32_t)n)];
+        }
+        if (n <= 0) {
+            rc = ES_ERR_LIMIT;
+            break;
+        }
+        dec += !(lazy && n == 1);   /* a forced move is no decision: run() would have played it */
+        apply_decision_lazy(g, s, m);
+    }
+    /* stopped at a counted node: play its forced moves, as after any apply */
+    if (rc == ES_OK && s->actor >= 0 && counted_node(s)) run(g, s);
+    *decisions += dec;
+    *chance += ch;
+    return rc;
 }
 
 static int omg_legal_moves(const es_game *g, const void *vs, es_move *out) {
@@ -2766,6 +2851,7 @@ const es_game_def es_oh_my_goods_def = {
     .legal_moves = omg_legal_moves,
     .is_legal = omg_is_legal,
     .random_move = omg_random_move,
+    .random_play = omg_random_play,
     .chance_outcomes = omg_chance_outcomes,
     .sample_chance = omg_sample_chance,
     .apply = omg_apply,

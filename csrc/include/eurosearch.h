@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define ES_ABI_VERSION 8   /* 2: es_game_def.random_move, es_random_move;
+#define ES_ABI_VERSION 9   /* 2: es_game_def.random_move, es_random_move;
                               3: es_request_stop, es_watch_stops, ES_ERR_INTERRUPTED;
                                  es_game_def.render_view, es_render_view,
                                  es_has_hidden_information;
@@ -32,7 +32,8 @@ extern "C" {
                               6: ES_K_DERIVED fields, es_game_def.derive, es_derive;
                                  es_mcts_config.widening;
                               7: es_game_def.is_legal, es_is_legal, es_apply_cost;
-                              8: es_eval_model, es_mcts_config.eval_model */
+                              8: es_eval_model, es_mcts_config.eval_model;
+                              9: es_game_def.random_play, es_random_play */
 
 /* current_player() sentinels */
 #define ES_CHANCE (-1)
@@ -207,6 +208,17 @@ typedef struct es_game_def {
      * node. Exactly that membership, for any 32-bit m (decode and range-check before use),
      * without building the list. NULL: es_is_legal builds the list. */
     int (*is_legal)(const es_game *g, const void *s, es_move m);
+    /* Optional, for fast random playouts: play on from s exactly as es_random_play's own loop
+     * would (at a decision es_random_move, at a chance node sample_chance, both from rng, then
+     * apply), leaving s, rng and the counts as that loop leaves them. Stop at a terminal state,
+     * after max_steps steps (decisions and chance events; >= 1), after max_decisions decisions
+     * (>= 1), or at a decision without a move (then return ES_ERR_LIMIT; otherwise ES_OK). Adds
+     * the decisions and chance events made to *decisions and *chance (never NULL). In one loop
+     * inside the game, the common steps need no calls through this table, and a node's moves
+     * can be counted once instead of once to find forced moves and again to draw one. NULL:
+     * es_random_play runs its loop over the other hooks. */
+    int (*random_play)(const es_game *g, void *s, es_rng *rng, int64_t max_steps, int64_t max_decisions,
+                       int64_t *decisions, int64_t *chance);
 } es_game_def;
 
 struct es_game {
@@ -324,6 +336,11 @@ int es_random_playouts(const es_game *g, int64_t n, uint64_t seed, double *score
  * 2^22 steps, or a decision without moves) or ES_ERR_INTERRUPTED. */
 int es_random_playout_from(const es_game *g, void *s, es_rng *rng, int64_t *decisions,
                            int64_t *chance);
+/* Random play from s as es_random_playout_from, but stopping after max_decisions decisions
+ * (max_decisions < 0: none, to the end), at the node the last of them led to. ES_OK (the end
+ * or the decisions reached), ES_ERR_LIMIT or ES_ERR_INTERRUPTED. */
+int es_random_play(const es_game *g, void *s, es_rng *rng, int64_t max_decisions, int64_t *decisions,
+                   int64_t *chance);
 /* What a checked apply costs against an unchecked one: records `n` consecutive nodes of seeded
  * random games with the action random play takes there, then times es_apply_unchecked and
  * es_apply on copies of them (in batches, so the clock's own cost does not count). out[0..3]:
