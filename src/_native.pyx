@@ -26,6 +26,8 @@ from eurosearch_abi cimport *
 CHANCE = ES_CHANCE
 TERMINAL = ES_TERMINAL
 ABI_VERSION = es_abi_version()
+#: the core picks set members with BMI2's pdep on this CPU (else portable code; the same results)
+USES_PDEP = bool(es_uses_pdep())
 
 
 # Ctrl-C during a long native call (a search, playouts). The call runs in C without the GIL,

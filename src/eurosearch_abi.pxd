@@ -33,6 +33,7 @@ cdef extern from "eurosearch.h" nogil:
         uint64_t data_fingerprint
 
     int es_abi_version()
+    int es_uses_pdep()
     int es_game_count()
     const es_game_def *es_game_def_at(int i)
     es_game *es_game_new(const char *name, int players, const int32_t *table, size_t table_len,

@@ -70,11 +70,31 @@ static inline uint32_t es_bytes_below(const uint8_t *bytes, int n, unsigned limi
 /* es_select_in_byte[k][b]: the position of the k-th set bit of byte b (bitset.c fills it
  * when the library loads). */
 extern uint8_t es_select_in_byte[8][256];
+/* On x86-64, es_bits64_select uses BMI2's pdep instruction when es_cpu_fast_pdep is set:
+ * bitset.c sets it when the library loads, if the CPU has BMI2 and runs pdep in hardware
+ * (Intel since Haswell, AMD since Zen 3; Zen 1 and 2 microcode it, many times slower), unless
+ * the environment variable EUROSEARCH_PORTABLE is set. The instruction is written in inline
+ * assembly, so that the library itself is built for every x86-64 CPU. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define ES_PDEP 1
+extern int es_cpu_fast_pdep;
+#else
+#define ES_PDEP 0
+#endif
 /* The k-th set bit of x (0-based; k < popcount(x)), without branches (k is random in
  * playouts, so branches would be mispredicted): the running bit counts of x's bytes, one per
  * byte, tell by one compare of all eight which byte holds the bit; a lookup finds it there.
  * Byte i of `sums` counts the bits of bytes 0..i (at most 64, so no byte overflows). */
 static inline int es_bits64_select(uint64_t x, int k) {
+#if ES_PDEP
+    /* BMI2's pdep puts bit k of the mask 1 << k on the k-th set bit of x, in one instruction;
+     * used only where the CPU runs it fast (es_cpu_fast_pdep). The same result either way. */
+    if (es_cpu_fast_pdep) {
+        uint64_t one = 1ull << k, bit;
+        __asm__("pdep %2, %1, %0" : "=r"(bit) : "r"(one), "rm"(x));
+        return __builtin_ctzll(bit);
+    }
+#endif
     const uint64_t ones = 0x0101010101010101ull, tops = 0x8080808080808080ull;
     uint64_t sums = x - ((x >> 1) & 0x5555555555555555ull);
     sums = (sums & 0x3333333333333333ull) + ((sums >> 2) & 0x3333333333333333ull);

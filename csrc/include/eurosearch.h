@@ -33,7 +33,7 @@ extern "C" {
                                  es_mcts_config.widening;
                               7: es_game_def.is_legal, es_is_legal, es_apply_cost;
                               8: es_eval_model, es_mcts_config.eval_model;
-                              9: es_game_def.random_play, es_random_play */
+                              9: es_game_def.random_play, es_random_play, es_uses_pdep */
 
 /* current_player() sentinels */
 #define ES_CHANCE (-1)
@@ -234,6 +234,11 @@ struct es_game {
 
 /* ---- registry and game instances ---- */
 int es_abi_version(void);
+/* 1 if the core picks the k-th member of a set (a card drawn, a move of a random playout) with
+ * BMI2's pdep instruction on this CPU; 0 if with portable code: no BMI2, a CPU that microcodes
+ * pdep (AMD before Zen 3), or the environment variable EUROSEARCH_PORTABLE set when the library
+ * was loaded. Both ways give the same results. */
+int es_uses_pdep(void);
 int es_game_count(void);
 const es_game_def *es_game_def_at(int i);
 const es_game_def *es_find_game(const char *name);

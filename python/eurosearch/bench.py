@@ -11,6 +11,7 @@ import statistics
 import time
 from typing import Any, Callable
 
+from . import _native
 from .api import CHANCE, TERMINAL, game as make_game, game_spec
 from .limits import check_duration
 from .tables import render
@@ -114,7 +115,8 @@ def machine() -> str:
                     break
     except OSError:
         pass
-    return f"{model}, {os.cpu_count()} logical CPUs, Python {platform.python_version()}"
+    select = "pdep" if _native.USES_PDEP else "portable"
+    return f"{model}, {os.cpu_count()} logical CPUs, Python {platform.python_version()}, set selection: {select}"
 
 
 def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
