@@ -19,6 +19,7 @@ from eurosearch.games import vienna, vienna_data  # noqa: E402
 
 PROTOTYPES = """
 int es_abi_version(void);
+int es_uses_pdep(void);
 int es_game_count(void);
 es_game *es_game_new(const char *name, int players, const int32_t *table, size_t table_len, const int32_t *options, size_t n_options, char *err, size_t errlen);
 void es_game_free(es_game *g);
@@ -152,6 +153,7 @@ def test_header_and_library_are_installed():
     assert (es.include_dir() / "eurosearch.h").is_file()
     assert lib.es_abi_version() == D["ES_ABI_VERSION"] == 9
     assert lib.es_game_count() >= 1
+    assert lib.es_uses_pdep() == es._native.USES_PDEP   # the library and the extension share the core
 
 
 def test_declared_prototypes_match_the_header():
