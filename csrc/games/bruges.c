@@ -8,6 +8,7 @@
 #include "../core/bitset.h"
 #include "../core/legal.h"
 #include "../core/obslayout.h"
+#include "../core/playloop.h"
 #include "../core/rng.h"
 
 #define D(g) ((const bruges_data *)(g)->data)
@@ -1528,6 +1529,9 @@ static const es_field_desc bruges_fields[] = {
     ES_ARRAY_K(br_state, pool, ES_U64, BR_WORDS, ES_K_DERIVED, NULL),
 };
 
+/* random_play hook: the library's loop, with this game's hooks called directly */
+ES_RANDOM_PLAY_HOOK(br_random_play, br_current_player, br_random_move, br_sample_chance, br_apply)
+
 const es_game_def es_bruges_def = {
     .name = "bruges",
     .min_players = 2,
@@ -1543,6 +1547,7 @@ const es_game_def es_bruges_def = {
     .current_player = br_current_player,
     .legal_moves = br_legal_moves,
     .random_move = br_random_move,
+    .random_play = br_random_play,
     .chance_outcomes = br_chance_outcomes,
     .sample_chance = br_sample_chance,
     .apply = br_apply,

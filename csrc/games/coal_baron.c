@@ -12,6 +12,7 @@
 #include "../core/bitset.h"
 #include "../core/kdeck.h"
 #include "../core/majority.h"
+#include "../core/playloop.h"
 #include "../core/rng.h"
 #include "../core/table.h"
 #include "../core/text.h"
@@ -1831,6 +1832,9 @@ static int cb_observation_layout(const es_game *g, es_obs_slice *out, int cap) {
     return b.n;
 }
 
+/* random_play hook: the library's loop, with this game's hooks called directly */
+ES_RANDOM_PLAY_HOOK(cb_random_play, cb_current_player, cb_random_move, cb_sample_chance, cb_apply)
+
 const es_game_def es_coal_baron_def = {
     .name = "coal_baron",
     .min_players = 2,
@@ -1846,6 +1850,7 @@ const es_game_def es_coal_baron_def = {
     .current_player = cb_current_player,
     .legal_moves = cb_legal_moves,
     .random_move = cb_random_move,
+    .random_play = cb_random_play,
     .chance_outcomes = cb_chance_outcomes,
     .sample_chance = cb_sample_chance,
     .apply = cb_apply,

@@ -13,6 +13,7 @@
 #include "../core/dice.h"
 #include "../core/legal.h"
 #include "../core/multiset.h"
+#include "../core/playloop.h"
 #include "../core/rng.h"
 #include "../core/table.h"
 #include "../core/text.h"
@@ -1771,6 +1772,9 @@ static int vi_observation_layout(const es_game *g, es_obs_slice *out, int cap) {
     return b.n;
 }
 
+/* random_play hook: the library's loop, with this game's hooks called directly */
+ES_RANDOM_PLAY_HOOK(vi_random_play, vi_current_player, vi_random_move, vi_sample_chance, vi_apply)
+
 const es_game_def es_vienna_def = {
     .name = "vienna",
     .min_players = 3,
@@ -1786,6 +1790,7 @@ const es_game_def es_vienna_def = {
     .current_player = vi_current_player,
     .legal_moves = vi_legal_moves,
     .random_move = vi_random_move,
+    .random_play = vi_random_play,
     .chance_outcomes = vi_chance_outcomes,
     .sample_chance = vi_sample_chance,
     .apply = vi_apply,

@@ -5,6 +5,7 @@
 
 #include "wolsung.h"
 #include "../core/obslayout.h"
+#include "../core/playloop.h"
 #include "../core/rng.h"
 #include "../core/text.h"
 
@@ -1432,6 +1433,9 @@ static const es_field_desc wo_fields[] = {
 
 static const int32_t wo_default_options[WO_NOPTIONS] = {-1, 0, 0, 0, 0, 0, 0, 0, 0};
 
+/* random_play hook: the library's loop, with this game's hooks called directly */
+ES_RANDOM_PLAY_HOOK(wo_random_play, wo_current_player, wo_random_move, wo_sample_chance, wo_apply)
+
 const es_game_def es_wolsung_def = {
     .name = "wolsung",
     .min_players = 2,
@@ -1447,6 +1451,7 @@ const es_game_def es_wolsung_def = {
     .current_player = wo_current_player,
     .legal_moves = wo_legal_moves,
     .random_move = wo_random_move,
+    .random_play = wo_random_play,
     .chance_outcomes = wo_chance_outcomes,
     .sample_chance = wo_sample_chance,
     .apply = wo_apply,
