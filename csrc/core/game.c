@@ -8,6 +8,7 @@
 #include "eurosearch.h"
 #include "hash.h"
 #include "legal.h"
+#include "playloop.h"
 #include "rng.h"
 #include "search.h"
 #include "stop.h"
@@ -491,54 +492,39 @@ const char *es_field_item_name(const es_game *g, int field, int item) {
 
 /* ---- random playouts ---- */
 
-/* Random play on from s until the end, or until `max_decisions` decisions (< 0: no limit);
- * looks for a stop request every 4096 steps. The counts are added to *decisions and *chance
- * (either may be NULL). */
+/* es_play_loop over the table's hooks: the random play of a game without a random_play hook
+ * (es_random_move draws from the list where the game has no random_move). */
+static int table_random_play(const es_game *g, void *s, es_rng *rng, int64_t max_steps, int64_t max_decisions,
+                             int64_t *decisions, int64_t *chance) {
+    const es_game_def *d = g->def;
+    return es_play_loop(g, s, rng, max_steps, max_decisions, decisions, chance, d->current_player, es_random_move,
+                        d->sample_chance, d->apply);
+}
+
+/* Random play on from s until the end, or until `max_decisions` decisions (< 0: no limit), in
+ * rounds of 4096 steps with a look for a stop request between them. The counts are added to
+ * *decisions and *chance (either may be NULL). */
 static int playout(const es_game *g, void *s, es_rng *rng, int64_t max_decisions, int64_t *decisions,
                    int64_t *chance, const es_stop *stop) {
     const es_game_def *d = g->def;
+    int (*play)(const es_game *, void *, es_rng *, int64_t, int64_t, int64_t *, int64_t *) =
+        d->random_play ? d->random_play : table_random_play;
     int64_t dec = 0, ch = 0, limit = max_decisions < 0 ? INT64_MAX : max_decisions;
     int rc = ES_ERR_LIMIT;
-    if (d->random_play) {
-        /* the game's own loop, in rounds of 4096 steps with a look for a stop between them */
-        for (int64_t steps = 0; steps < ES_PLAYOUT_STEP_LIMIT;) {
-            if (dec >= limit || d->current_player(g, s) == ES_TERMINAL) {
-                rc = ES_OK;
-                break;
-            }
-            if (steps && es_stop_requested(stop)) {
-                rc = ES_ERR_INTERRUPTED;
-                break;
-            }
-            int64_t before = dec + ch, round = ES_PLAYOUT_STEP_LIMIT - steps < 4096 ? ES_PLAYOUT_STEP_LIMIT - steps : 4096;
-            rc = d->random_play(g, s, rng, round, limit - dec, &dec, &ch);
-            if (rc != ES_OK) break;
-            rc = ES_ERR_LIMIT;
-            steps += dec + ch - before;
+    for (int64_t steps = 0; steps < ES_PLAYOUT_STEP_LIMIT;) {
+        if (dec >= limit || d->current_player(g, s) == ES_TERMINAL) {
+            rc = ES_OK;
+            break;
         }
-    } else {
-        for (int64_t step = 0; step < ES_PLAYOUT_STEP_LIMIT; step++) {
-            if ((step & 4095) == 4095 && es_stop_requested(stop)) {
-                rc = ES_ERR_INTERRUPTED;
-                break;
-            }
-            int cp = d->current_player(g, s);
-            if (cp == ES_TERMINAL || dec >= limit) {
-                rc = ES_OK;
-                break;
-            }
-            es_move m;
-            if (cp == ES_CHANCE) {
-                m = d->sample_chance(g, s, rng);
-                ch++;
-            } else {
-                int n;
-                m = es_random_move(g, s, rng, &n);
-                if (n <= 0) break;
-                dec++;
-            }
-            d->apply(g, s, m);
+        if (steps && es_stop_requested(stop)) {
+            rc = ES_ERR_INTERRUPTED;
+            break;
         }
+        int64_t before = dec + ch, round = ES_PLAYOUT_STEP_LIMIT - steps < 4096 ? ES_PLAYOUT_STEP_LIMIT - steps : 4096;
+        rc = play(g, s, rng, round, limit - dec, &dec, &ch);
+        if (rc != ES_OK) break;
+        rc = ES_ERR_LIMIT;
+        steps += dec + ch - before;
     }
     if (decisions) *decisions += dec;
     if (chance) *chance += ch;

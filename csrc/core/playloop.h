@@ -1,12 +1,14 @@
-/* The loop of es_random_play (game.c), for a game's random_play hook (eurosearch.h).
+/* The random-play loop (es_random_play's contract, eurosearch.h): at a decision es_random_move's
+ * draw (the game's random_move, or the list where it has no shortcut), at a chance node
+ * sample_chance, then apply.
  *
- * A game passes its own static hooks as constants: inlined into the game's hook, the loop calls
- * them directly (or inlines them) instead of jumping through the es_game_def table, which is a
- * few percent of a playout where the steps are cheap. The game played is the library loop's:
- * es_random_move's draw at a decision (the game's random_move, or the list where it has no
- * shortcut), sample_chance at a chance node, then apply. tests/test_cffi.py compares the two
- * loops in every game. A game whose playouts can skip work (Oh My Goods!: forced moves found
- * from the counts its random moves draw from) writes its own loop instead. */
+ * game.c runs it over the es_game_def table's hooks. A game's random_play hook runs it over the
+ * game's own static hooks passed as constants (ES_RANDOM_PLAY_HOOK): inlined there, the loop
+ * calls them directly, or inlines them, instead of jumping through the table, which is a few
+ * percent of a playout where the steps are cheap. tests/test_cffi.py holds every game's random
+ * play to the step-by-step loop written out over the ABI. A game whose playouts can skip work
+ * (Oh My Goods!: forced moves found from the counts its random moves draw from) writes its own
+ * loop instead. */
 #ifndef ES_CORE_PLAYLOOP_H
 #define ES_CORE_PLAYLOOP_H
 #include "eurosearch.h"
