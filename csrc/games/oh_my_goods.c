@@ -1670,6 +1670,12 @@ static inline __attribute__((always_inline)) void run_impl(const es_game *g, omg
 
 static void run(const es_game *g, omg_state *s) { run_impl(g, s, 0); }
 OUT_OF_LINE void run_lazy(const es_game *g, omg_state *s) { run_impl(g, s, 1); }
+static inline void run_as(const es_game *g, omg_state *s, int lazy) {
+    if (lazy)
+        run_lazy(g, s);
+    else
+        run(g, s);
+}
 
 /* After a draw: does its batch go on (the next node another draw, as step() would find)? */
 static inline int draw_batch_goes_on(const omg_state *s) {
@@ -1704,10 +1710,7 @@ static inline __attribute__((always_inline)) void apply_decision_impl(const es_g
     /* a worker placed in a phase II plan: the same planner sets a card aside next, a choice if
      * the hand holds a card */
     if (MV_TYPE(m) == OMG_M_WORKER && es_bits128_any(s->hand[s->actor])) return;
-    if (lazy)
-        run_lazy(g, s);
-    else
-        run(g, s);
+    run_as(g, s, lazy);
 }
 
 OUT_OF_LINE void apply_decision(const es_game *g, omg_state *s, es_move m) { apply_decision_impl(g, s, m, 0); }
@@ -1719,10 +1722,7 @@ static inline __attribute__((always_inline)) void apply_take_impl(const es_game 
     int k = (s->loc[c] - OMG_L_GOOD) % OMG_SLOTS;   /* the first slot still giving goods */
     apply_take(g, s, c);
     if (s->take_left[k] && s->take_left[k] < s->goods_n[s->take_player][k]) return;
-    if (lazy)
-        run_lazy(g, s);
-    else
-        run(g, s);
+    run_as(g, s, lazy);
 }
 
 OUT_OF_LINE void apply_take_then_run(const es_game *g, omg_state *s, int c) { apply_take_impl(g, s, c, 0); }
