@@ -1783,7 +1783,7 @@ static int omg_random_play(const es_game *g, void *vs, es_rng *rng, int64_t max_
         if (n < 0) {   /* no count for this node: es_random_move's list */
             es_move moves[OMG_MAX_MOVES];
             n = omg_legal_moves_raw(g, s, moves, OMG_MAX_MOVES);
-            if (n > 0) m = moves[es_rng_u32_below(rng, (uint32_t)n)];
+            if (n > 0) m = moves[lazy && n == 1 ? 0 : es_rng_u32_below(rng, (uint32_t)n)];
         }
         if (n <= 0) {
             rc = ES_ERR_LIMIT;
